@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One GPU round on the device machine, in one call: run the carried binaries (built on the CPU
+# machine with scripts/build.sh), the GPU tests, and the benchmarks of the chosen stage.
+# Everything lands under $OUT (the device tool brings it back).
+#   scripts/gpu_round.sh check   — env, GPU tests, a small bench of every impl and mode
+#   scripts/gpu_round.sh grid    — all 1000 grid shapes × both layouts × 4 baselines, gpu+offline
+#   scripts/gpu_round.sh server  — server mode on a 100-shape sample, and verify on the grid
+set -uo pipefail
+stage=${1:-check}
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+BIN=${GEMMFORGE_BIN:-build/bin}
+OUT=${OUT:-/tmp/gemmforge-round}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+
+if [ ! -x "$BIN/gemmforge" ]; then
+  echo "no $BIN/gemmforge: build it first (scripts/build.sh) and carry build/bin" >&2
+  exit 2
+fi
+clocks() {  # the card's state, recorded beside the results (read only; nothing is changed)
+  nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu \
+    --format=csv,noheader >> "$OUT/clocks.csv"
+}
+echo "timestamp,name,driver,sm_mhz,mem_mhz,max_sm_mhz,power_w,power_limit_w,temp_c" > "$OUT/clocks.csv"
+clocks
+start=$(date +%s)
+
+case "$stage" in
+  check)
+    "$BIN/gemmforge" env | tee "$OUT/env.json"
+    "$BIN/gemmforge_gpu_tests" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED|Failure" 
+    "$BIN/gemmforge" bench --shape 64x64x64 --shape 77x4095x1000 --shape 4096x4096x4096 --shape 64x16384x16384 \
+      --mode gpu,offline,server --out "$OUT/check" 2>&1 | tee "$OUT/check.log" | tail -40
+    ;;
+  grid)
+    "$BIN/gemmforge" bench --shapes grid --layout both --mode gpu,offline \
+      --out "$OUT/grid" 2>&1 | tee "$OUT/grid.log" | tail -60
+    ;;
+  server)
+    "$BIN/gemmforge" bench --shapes grid --sample 100 --layout both --mode server \
+      --out "$OUT/server" 2>&1 | tee "$OUT/server.log" | tail -30
+    "$BIN/gemmforge" verify --shapes grid --layout both --impl cublas,cublaslt-heuristic,cublaslt-autotune \
+      --out "$OUT/verify_grid.json" 2>&1 | tee "$OUT/verify.log" | tail -8
+    ;;
+  *) echo "unknown stage '$stage' (check, grid, server)" >&2; exit 2 ;;
+esac
+rc=$?
+clocks
+echo "stage $stage finished in $(( $(date +%s) - start )) s, exit $rc"
+exit $rc

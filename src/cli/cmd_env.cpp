@@ -1,0 +1,28 @@
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "eval/device.hpp"
+#include "eval/nvml.hpp"
+
+namespace gemmforge::cli {
+
+void add_env(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("env", "Show the GPU, driver, CUDA and cuBLAS versions, clocks and power (JSON)");
+  cmd->callback([&exit_code] {
+    const GpuInfo g = probe_gpu();
+    nlohmann::json j = environment_json(g);
+    if (g.present) {
+      auto& nvml = Nvml::instance(g.pci_bus_id);
+      const auto r = nvml.read();
+      j["nvml"] = nvml.available() ? "ok" : nvml.why_unavailable();
+      j["nvidia_driver"] = nvml.driver_version();
+      if (r.sm_clock_mhz) j["sm_clock_mhz"] = *r.sm_clock_mhz;
+      if (r.power_w) j["power_w"] = *r.power_w;
+      if (r.temperature_c) j["temperature_c"] = *r.temperature_c;
+    }
+    std::cout << j.dump(2) << "\n";
+    exit_code = g.present ? kExitOk : kExitNoGpu;
+  });
+}
+
+}  // namespace gemmforge::cli

@@ -1,0 +1,19 @@
+// The subcommands of the gemmforge CLI. Each registers its options and sets `exit_code` when run.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace gemmforge::cli {
+
+// Exit codes shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailedVerdicts = 1;  // ran fine; some implementation failed the gate
+inline constexpr int kExitUsage = 2;           // bad options, shapes or files
+inline constexpr int kExitNoGpu = 3;
+inline constexpr int kExitRuntime = 4;         // a CUDA/cuBLAS/torch error stopped the run
+
+void add_bench(CLI::App&, int& exit_code, int argc, char** argv);
+void add_verify(CLI::App&, int& exit_code, int argc, char** argv);
+void add_report(CLI::App&, int& exit_code);
+void add_env(CLI::App&, int& exit_code);
+
+}  // namespace gemmforge::cli

@@ -1,0 +1,31 @@
+// Options shared by bench and verify: which shapes, layouts, accumulator and implementations.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "eval/bench.hpp"
+
+namespace gemmforge::cli {
+
+struct ProblemOptions {
+  std::string shapes;                  // "grid" or a file
+  std::vector<std::string> shape;      // --shape MxNxK, repeatable
+  size_t sample = 0;                   // 0 = all shapes
+  std::string layout = "both";
+  std::string acc = "f32";
+  std::string impls;
+  uint64_t seed = 1;
+};
+
+void add_problem_options(CLI::App&, ProblemOptions&, const std::string& default_impls);
+
+// Turns the parsed options into BenchOptions; throws gemmforge::Error with a message a user can
+// act on (unknown impl, bad shape, unreadable file, ...). Also returns whether torch was asked for.
+BenchOptions resolve_problem_options(const ProblemOptions&, bool& wants_torch);
+
+std::vector<std::string> split_list(const std::string& comma_separated);
+std::string command_line(int argc, char** argv);
+
+}  // namespace gemmforge::cli

@@ -1,0 +1,183 @@
+#include "core/records.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace gemmforge {
+
+std::optional<double> BenchRecord::tflops() const {
+  if (!median_us || *median_us <= 0) return std::nullopt;
+  return shape.flops() / (*median_us * 1e-6) / 1e12;
+}
+
+namespace {
+
+nlohmann::json opt(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::optional<double> opt_number(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  if (!j.at(key).is_number()) throw Error(std::string("record field '") + key + "' is not a number");
+  return j.at(key).get<double>();
+}
+
+template <class T>
+T required(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) throw Error(std::string("record has no field '") + key + "'");
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw Error(std::string("record field '") + key + "' has the wrong type");
+  }
+}
+
+std::string csv_number(const std::optional<double>& v) {
+  if (!v) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4f", *v);
+  return buf;
+}
+
+// RFC 4180 quoting: notes and verdicts may contain commas.
+std::string csv_text(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+nlohmann::json to_json(const BenchRecord& r) {
+  return {{"M", r.shape.M},           {"N", r.shape.N},
+          {"K", r.shape.K},           {"class", to_string(classify(r.shape))},
+          {"layout", to_string(r.layout)}, {"acc", to_string(r.acc)},
+          {"impl", r.impl},           {"mode", r.mode},
+          {"l2", r.l2},               {"verdict", r.verdict},
+          {"median_us", opt(r.median_us)}, {"p25_us", opt(r.p25_us)},
+          {"p75_us", opt(r.p75_us)},  {"min_us", opt(r.min_us)},
+          {"event_median_us", opt(r.event_median_us)}, {"samples", r.samples},
+          {"calls_per_sample", r.calls_per_sample}, {"tflops", opt(r.tflops())},
+          {"sm_clock_mhz", opt(r.sm_clock_mhz)}, {"power_w", opt(r.power_w)},
+          {"note", r.note}};
+}
+
+BenchRecord record_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw Error("a record is not a JSON object");
+  BenchRecord r;
+  r.shape = {required<int64_t>(j, "M"), required<int64_t>(j, "N"), required<int64_t>(j, "K")};
+  if (r.shape.M <= 0 || r.shape.N <= 0 || r.shape.K <= 0) throw Error("record has a non-positive dimension");
+  r.layout = parse_layout(required<std::string>(j, "layout"));
+  r.acc = parse_accum(required<std::string>(j, "acc"));
+  r.impl = required<std::string>(j, "impl");
+  r.mode = required<std::string>(j, "mode");
+  r.l2 = required<std::string>(j, "l2");
+  r.verdict = required<std::string>(j, "verdict");
+  r.median_us = opt_number(j, "median_us");
+  r.p25_us = opt_number(j, "p25_us");
+  r.p75_us = opt_number(j, "p75_us");
+  r.min_us = opt_number(j, "min_us");
+  r.event_median_us = opt_number(j, "event_median_us");
+  r.samples = j.value("samples", 0);
+  r.calls_per_sample = j.value("calls_per_sample", 0);
+  r.sm_clock_mhz = opt_number(j, "sm_clock_mhz");
+  r.power_w = opt_number(j, "power_w");
+  r.note = j.value("note", std::string());
+  return r;
+}
+
+nlohmann::json to_json(const ResultFile& f) {
+  nlohmann::json recs = nlohmann::json::array();
+  for (const auto& r : f.records) recs.push_back(to_json(r));
+  return {{"schema", kResultsSchema},       {"complete", f.complete},
+          {"command", f.command},           {"started_utc", f.started_utc},
+          {"finished_utc", f.finished_utc}, {"environment", f.environment},
+          {"settings", f.settings},         {"records", recs}};
+}
+
+ResultFile result_file_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || j.value("schema", "") != kResultsSchema)
+    throw Error(std::string("not a gemmforge result file (schema must be '") + kResultsSchema + "')");
+  ResultFile f;
+  f.complete = j.value("complete", false);
+  f.command = j.value("command", "");
+  f.started_utc = j.value("started_utc", "");
+  f.finished_utc = j.value("finished_utc", "");
+  f.environment = j.value("environment", nlohmann::json::object());
+  f.settings = j.value("settings", nlohmann::json::object());
+  if (!j.contains("records") || !j.at("records").is_array()) throw Error("result file has no records array");
+  size_t i = 0;
+  for (const auto& r : j.at("records")) {
+    try {
+      f.records.push_back(record_from_json(r));
+    } catch (const Error& e) {
+      throw Error("record " + std::to_string(i) + ": " + e.what());
+    }
+    ++i;
+  }
+  return f;
+}
+
+ResultFile read_result_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot read result file '" + path.string() + "'");
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("'" + path.string() + "' is not valid JSON: " + e.what());
+  }
+  try {
+    ResultFile f = result_file_from_json(j);
+    if (!f.complete) throw Error("the run that wrote it did not finish (complete: false)");
+    return f;
+  } catch (const Error& e) {
+    throw Error("'" + path.string() + "': " + e.what());
+  }
+}
+
+std::string csv_header() {
+  return "M,N,K,class,layout,acc,impl,mode,l2,verdict,median_us,p25_us,p75_us,min_us,"
+         "event_median_us,samples,calls_per_sample,tflops,sm_clock_mhz,power_w,note";
+}
+
+std::string to_csv_row(const BenchRecord& r) {
+  std::ostringstream o;
+  o << r.shape.M << ',' << r.shape.N << ',' << r.shape.K << ',' << to_string(classify(r.shape)) << ','
+    << to_string(r.layout) << ',' << to_string(r.acc) << ',' << csv_text(r.impl) << ',' << r.mode
+    << ',' << r.l2 << ',' << csv_text(r.verdict) << ',' << csv_number(r.median_us) << ','
+    << csv_number(r.p25_us) << ',' << csv_number(r.p75_us) << ',' << csv_number(r.min_us) << ','
+    << csv_number(r.event_median_us) << ',' << r.samples << ',' << r.calls_per_sample << ','
+    << csv_number(r.tflops()) << ',' << csv_number(r.sm_clock_mhz) << ','
+    << csv_number(r.power_w) << ',' << csv_text(r.note);
+  return o.str();
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& contents) {
+  const auto tmp = std::filesystem::path(path.string() + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot write '" + tmp.string() + "'");
+    out << contents;
+    out.flush();
+    if (!out) throw Error("error while writing '" + tmp.string() + "' (disk full?)");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw Error("cannot rename '" + tmp.string() + "' to '" + path.string() + "': " + ec.message());
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace gemmforge

@@ -1,0 +1,58 @@
+// One measured (implementation, shape, layout, mode) and the result file that holds many.
+// The schema is docs/results-format.md; scripts/torch_bench.py writes the same one.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/shape.hpp"
+
+namespace gemmforge {
+
+inline constexpr const char* kResultsSchema = "gemmforge.bench/1";
+
+struct BenchRecord {
+  Shape shape;
+  Layout layout = Layout::nn;
+  Accum acc = Accum::f32;
+  std::string impl;
+  std::string mode;  // gpu | offline | server
+  std::string l2;    // warm | cold
+  std::string verdict = "pass";
+  std::optional<double> median_us, p25_us, p75_us, min_us, event_median_us;
+  int samples = 0;
+  int calls_per_sample = 0;
+  std::optional<double> sm_clock_mhz, power_w;
+  std::string note;
+
+  bool passed() const { return verdict == "pass" && median_us.has_value(); }
+  std::optional<double> tflops() const;
+};
+
+struct ResultFile {
+  std::string command;
+  std::string started_utc, finished_utc;
+  nlohmann::json environment = nlohmann::json::object();
+  nlohmann::json settings = nlohmann::json::object();
+  std::vector<BenchRecord> records;
+  bool complete = false;
+};
+
+nlohmann::json to_json(const BenchRecord&);
+BenchRecord record_from_json(const nlohmann::json&);  // throws Error naming the missing field
+nlohmann::json to_json(const ResultFile&);
+ResultFile result_file_from_json(const nlohmann::json&);
+ResultFile read_result_file(const std::filesystem::path&);  // refuses incomplete files
+
+std::string csv_header();
+std::string to_csv_row(const BenchRecord&);
+
+// Writes `contents` to path.tmp, then renames: a reader never sees half a file.
+void write_file_atomically(const std::filesystem::path& path, const std::string& contents);
+
+std::string utc_now_iso8601();
+
+}  // namespace gemmforge

@@ -1,0 +1,179 @@
+#include "eval/bench.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/progress.hpp"
+#include "eval/nvml.hpp"
+
+namespace gemmforge {
+namespace {
+
+// One implementation instance prepared for one layout of the current shape.
+struct Slot {
+  std::string impl;
+  Layout layout;
+  std::unique_ptr<GemmImpl> instance;
+  std::string verdict = "pass";
+};
+
+BenchRecord base_record(const Shape& s, const Slot& slot, const BenchOptions& o, const std::string& mode) {
+  BenchRecord r;
+  r.shape = s;
+  r.layout = slot.layout;
+  r.acc = o.acc;
+  r.impl = slot.impl;
+  r.mode = mode;
+  r.l2 = o.timing.cold_l2 ? "cold" : "warm";
+  r.verdict = slot.verdict;
+  if (slot.instance) r.note = slot.instance->note();
+  return r;
+}
+
+std::vector<Slot> prepare_slots(DeviceContext& ctx, const BenchOptions& o, const Shape& s, const ShapeBuffers& buf) {
+  std::vector<Operands> sets;
+  for (size_t i = 0; i < buf.set_count(); ++i) sets.push_back(buf.set(i));
+  std::vector<Slot> slots;
+  for (const auto& name : o.impls)
+    for (Layout l : o.layouts) {
+      Slot slot{name, l, nullptr};
+      try {
+        slot.instance = make_impl(name, ctx);
+        slot.instance->prepare(Problem{s, l, o.acc}, sets);
+      } catch (const Error& e) {
+        slot.verdict = std::string("fail: not prepared: ") + e.what();
+        slot.instance.reset();
+      }
+      slots.push_back(std::move(slot));
+    }
+  return slots;
+}
+
+// Runs the gate on every prepared slot and writes failing verdicts into the slots.
+void gate_slots(CorrectnessGate& gate, std::vector<Slot>& slots, bool after_timing) {
+  std::vector<Candidate> cands;
+  std::vector<Slot*> who;
+  for (auto& s : slots)
+    if (s.instance && s.verdict == "pass") {
+      cands.push_back({s.instance.get(), s.layout});
+      who.push_back(&s);
+    }
+  if (cands.empty()) return;
+  const auto verdicts = after_timing ? gate.recheck_after_timing(cands) : gate.check(cands);
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (!verdicts[i].passed()) who[i]->verdict = verdicts[i].text();
+}
+
+size_t failed_count(const std::vector<BenchRecord>& recs) {
+  return size_t(std::count_if(recs.begin(), recs.end(), [](const BenchRecord& r) { return r.verdict != "pass"; }));
+}
+
+template <class PerShape>
+std::vector<BenchRecord> for_each_shape(DeviceContext& ctx, const BenchOptions& o, const char* label, PerShape fn) {
+  std::vector<BenchRecord> records;
+  Progress progress(label, o.shapes.size());
+  for (size_t i = 0; i < o.shapes.size(); ++i) {
+    const Shape& s = o.shapes[i];
+    progress.update(i, to_string(s) + " | failed verdicts so far: " + std::to_string(failed_count(records)));
+    try {
+      ShapeBuffers buf(s, o.timing.cold_l2, ctx.info().l2_bytes, ctx.stream());
+      fn(s, buf, records);
+    } catch (const Error& e) {
+      // Out of memory for this shape, or a candidate broke the CUDA context. The first kind is
+      // recorded and the run goes on; after the second, nothing on this GPU can be trusted.
+      if (cudaError_t err = cudaDeviceSynchronize(); err != cudaSuccess)
+        throw Error(std::string("the CUDA context is lost while measuring ") + to_string(s) + ": " + e.what());
+      for (const auto& name : o.impls)
+        for (Layout l : o.layouts) {
+          Slot slot{name, l, nullptr, std::string("fail: ") + e.what()};
+          records.push_back(base_record(s, slot, o, "all"));
+        }
+    }
+  }
+  progress.finish("failed verdicts: " + std::to_string(failed_count(records)));
+  return records;
+}
+
+}  // namespace
+
+nlohmann::json settings_json(const BenchOptions& o) {
+  nlohmann::json layouts = nlohmann::json::array(), modes = nlohmann::json::array();
+  for (auto l : o.layouts) layouts.push_back(to_string(l));
+  for (auto m : o.modes) modes.push_back(to_string(m));
+  const auto& t = o.timing;
+  return {{"acc", to_string(o.acc)}, {"layouts", layouts}, {"modes", modes}, {"impls", o.impls},
+          {"l2", t.cold_l2 ? "cold" : "warm"}, {"rounds", t.rounds}, {"min_sample_us", t.min_sample_us},
+          {"server_calls", t.server_calls}, {"server_gap_us", t.server_gap_us}, {"seed", t.seed},
+          {"heavy_call_us", t.heavy_call_us}, {"first_heavy_warmup_s", t.first_heavy_warmup_s},
+          {"heavy_warmup_s", t.heavy_warmup_s}, {"gate_random_trials", 2}, {"shapes", o.shapes.size()}};
+}
+
+std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {
+  auto& nvml = Nvml::instance(ctx.info().pci_bus_id);
+  const std::unique_ptr<L2Flusher> flusher = o.timing.cold_l2 ? std::make_unique<L2Flusher>(ctx.info().l2_bytes) : nullptr;
+  bool seen_heavy = false;
+  return for_each_shape(ctx, o, "bench", [&](const Shape& s, ShapeBuffers& buf, std::vector<BenchRecord>& records) {
+    auto slots = prepare_slots(ctx, o, s, buf);
+    CorrectnessGate gate(ctx, buf, o.acc, o.gate);
+    gate_slots(gate, slots, false);
+
+    std::vector<GemmImpl*> live;
+    std::vector<Slot*> live_slots;
+    for (auto& sl : slots)
+      if (sl.instance && sl.verdict == "pass") {
+        live.push_back(sl.instance.get());
+        live_slots.push_back(&sl);
+      }
+    ShapeTimer timer(ctx, buf, o.timing, flusher.get());
+    std::vector<double> est;
+    for (auto* impl : live) est.push_back(timer.estimate_us(*impl));
+    const bool heavy = !est.empty() && *std::max_element(est.begin(), est.end()) > o.timing.heavy_call_us;
+    timer.warm_up(live, heavy ? (seen_heavy ? o.timing.heavy_warmup_s : o.timing.first_heavy_warmup_s)
+                              : o.timing.light_warmup_s);
+    seen_heavy |= heavy;
+
+    std::vector<std::pair<Mode, std::vector<Timed>>> timed;
+    std::vector<NvmlReading> readings;
+    for (Mode m : o.modes) {
+      timed.emplace_back(m, timer.measure(live, est, m));
+      readings.push_back(nvml.read());
+    }
+    gate_slots(gate, slots, true);  // item 6: fresh inputs after the timing loop
+
+    for (auto& sl : slots) {
+      for (size_t mi = 0; mi < o.modes.size(); ++mi) {
+        BenchRecord r = base_record(s, sl, o, to_string(o.modes[mi]));
+        auto it = std::find(live_slots.begin(), live_slots.end(), &sl);
+        if (sl.verdict == "pass" && it != live_slots.end()) {
+          const Timed& t = timed[mi].second[size_t(it - live_slots.begin())];
+          r.median_us = t.wall.median;
+          r.p25_us = t.wall.p25;
+          r.p75_us = t.wall.p75;
+          r.min_us = t.wall.min;
+          if (t.event) r.event_median_us = t.event->median;
+          r.samples = t.wall.count;
+          r.calls_per_sample = t.calls_per_sample;
+          r.sm_clock_mhz = readings[mi].sm_clock_mhz;
+          r.power_w = readings[mi].power_w;
+        }
+        records.push_back(std::move(r));
+      }
+    }
+  });
+}
+
+std::vector<BenchRecord> run_verify(DeviceContext& ctx, const BenchOptions& o, int calls_between) {
+  return for_each_shape(ctx, o, "verify", [&](const Shape& s, ShapeBuffers& buf, std::vector<BenchRecord>& records) {
+    auto slots = prepare_slots(ctx, o, s, buf);
+    CorrectnessGate gate(ctx, buf, o.acc, o.gate);
+    gate_slots(gate, slots, false);
+    for (auto& sl : slots)
+      if (sl.instance && sl.verdict == "pass")
+        for (int c = 0; c < calls_between; ++c) sl.instance->run(buf.set(size_t(c) % buf.set_count()));
+    GF_CUDA(cudaStreamSynchronize(ctx.stream()));
+    gate_slots(gate, slots, true);
+    for (auto& sl : slots) records.push_back(base_record(s, sl, o, "verify"));
+  });
+}
+
+}  // namespace gemmforge

@@ -1,0 +1,33 @@
+// Runs the evaluator over a list of shapes: prepare every candidate, pass it through the
+// correctness gate, time it in each mode, re-check it, and record everything.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/records.hpp"
+#include "eval/timing.hpp"
+#include "eval/verify.hpp"
+
+namespace gemmforge {
+
+struct BenchOptions {
+  std::vector<Shape> shapes;
+  std::vector<Layout> layouts = {Layout::nn, Layout::tn};
+  Accum acc = Accum::f32;
+  std::vector<std::string> impls;  // C++ implementations only (torch runs in its own process)
+  std::vector<Mode> modes = {Mode::gpu, Mode::offline};
+  TimingOptions timing;
+  GateOptions gate;
+};
+
+// Measures every (shape, impl, layout, mode). A candidate that cannot be prepared or fails the
+// gate gets records with its verdict and no timing; the run goes on.
+std::vector<BenchRecord> run_bench(DeviceContext&, const BenchOptions&);
+
+// The gate alone (design.md section 6): check, `calls_between` calls as a timing loop would
+// make, then the fresh-input re-check. One record per (shape, impl, layout), mode "verify".
+std::vector<BenchRecord> run_verify(DeviceContext&, const BenchOptions&, int calls_between);
+
+nlohmann::json settings_json(const BenchOptions&);
+
+}  // namespace gemmforge

@@ -1,0 +1,168 @@
+// Baselines through the vendor libraries (design.md section 7), called the way a careful user
+// would: real workspace, both layouts native, no transposing copies.
+//
+// cuBLAS is column-major: a row-major C[M×N] is a column-major N×M matrix, so we ask for
+// Cᵀ = Bᵀ·Aᵀ with B as the first operand. In `tn`, B is stored N×K row-major = K×N column-major,
+// and the first operand is transposed ("T"); in `nn` it is not ("N").
+#include <chrono>
+#include <cuda_fp16.h>
+
+#include "core/stats.hpp"
+#include "eval/gemm_impl.hpp"
+
+namespace gemmforge {
+namespace {
+
+struct Scalars {  // alpha = 1, beta = 0 in the type the compute mode wants
+  float f32_one = 1.f, f32_zero = 0.f;
+  __half f16_one = __float2half(1.f), f16_zero = __float2half(0.f);
+  const void* one(Accum a) const { return a == Accum::f32 ? (const void*)&f32_one : (const void*)&f16_one; }
+  const void* zero(Accum a) const { return a == Accum::f32 ? (const void*)&f32_zero : (const void*)&f16_zero; }
+};
+
+class CublasGemmEx final : public GemmImpl {
+ public:
+  explicit CublasGemmEx(DeviceContext& ctx) : ctx_(ctx) {}
+  std::string name() const override { return "cublas"; }
+  void prepare(const Problem& p, const std::vector<Operands>&) override { p_ = p; }
+  void run(const Operands& o) override {
+    const auto& s = p_.shape;
+    const bool tn = p_.layout == Layout::tn;
+    GF_CUBLAS(cublasGemmEx(ctx_.cublas(), tn ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, int(s.N), int(s.M),
+                           int(s.K), scalars_.one(p_.acc), o.B, CUDA_R_16F, int(tn ? s.K : s.N), o.A,
+                           CUDA_R_16F, int(s.K), scalars_.zero(p_.acc), o.C, CUDA_R_16F, int(s.N),
+                           p_.acc == Accum::f32 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_16F,
+                           CUBLAS_GEMM_DEFAULT));
+  }
+
+ private:
+  DeviceContext& ctx_;
+  Problem p_;
+  Scalars scalars_;
+};
+
+// cuBLASLt: `autotune` asks the heuristic for up to 100 algorithms, times each on the real
+// operands, and keeps the fastest; otherwise the heuristic's first answer is used as is.
+class CublasLt final : public GemmImpl {
+ public:
+  CublasLt(DeviceContext& ctx, bool autotune) : ctx_(ctx), autotune_(autotune) {}
+  ~CublasLt() override { release(); }
+  std::string name() const override { return autotune_ ? "cublaslt-autotune" : "cublaslt-heuristic"; }
+  std::string note() const override { return note_; }
+
+  void prepare(const Problem& p, const std::vector<Operands>& sets) override {
+    release();
+    p_ = p;
+    const auto& s = p.shape;
+    const bool tn = p.layout == Layout::tn;
+    const bool f32 = p.acc == Accum::f32;
+    GF_CUBLAS(cublasLtMatmulDescCreate(&desc_, f32 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_16F,
+                                       f32 ? CUDA_R_32F : CUDA_R_16F));
+    const cublasOperation_t op_b = tn ? CUBLAS_OP_T : CUBLAS_OP_N, op_n = CUBLAS_OP_N;
+    GF_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof op_b));
+    GF_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &op_n, sizeof op_n));
+    // First operand = B (N×K after op), second = A (K×M column-major), C is N×M column-major.
+    GF_CUBLAS(cublasLtMatrixLayoutCreate(&b_layout_, CUDA_R_16F, tn ? s.K : s.N, tn ? s.N : s.K, tn ? s.K : s.N));
+    GF_CUBLAS(cublasLtMatrixLayoutCreate(&a_layout_, CUDA_R_16F, s.K, s.M, s.K));
+    GF_CUBLAS(cublasLtMatrixLayoutCreate(&c_layout_, CUDA_R_16F, s.N, s.M, s.N));
+    cublasLtMatmulPreference_t pref = nullptr;
+    GF_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
+    const size_t ws = ctx_.workspace_bytes();
+    cublasStatus_t st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+    std::vector<cublasLtMatmulHeuristicResult_t> found(autotune_ ? 100 : 1);
+    int n = 0;
+    if (st == CUBLAS_STATUS_SUCCESS)
+      st = cublasLtMatmulAlgoGetHeuristic(ctx_.cublaslt(), desc_, b_layout_, a_layout_, c_layout_, c_layout_,
+                                          pref, int(found.size()), found.data(), &n);
+    cublasLtMatmulPreferenceDestroy(pref);
+    GF_CUBLAS(st);
+    if (n == 0) throw Error("cuBLASLt returned no algorithm for " + to_string(s));
+    found.resize(size_t(n));
+    algo_ = found[0].algo;
+    note_ = "heuristic algo 1 of " + std::to_string(n);
+    if (autotune_ && n > 1) pick_fastest(found, sets);
+  }
+
+  void run(const Operands& o) override { launch(algo_, o); }
+
+ private:
+  void launch(const cublasLtMatmulAlgo_t& algo, const Operands& o) {
+    GF_CUBLAS(cublasLtMatmul(ctx_.cublaslt(), desc_, scalars_.one(p_.acc), o.B, b_layout_, o.A, a_layout_,
+                             scalars_.zero(p_.acc), o.C, c_layout_, o.C, c_layout_, &algo, ctx_.workspace(),
+                             ctx_.workspace_bytes(), ctx_.stream()));
+  }
+
+  // Each algorithm: two warm-up calls, then five batches timed with events; median per call.
+  // An algorithm that fails to launch is skipped, never chosen.
+  void pick_fastest(const std::vector<cublasLtMatmulHeuristicResult_t>& found, const std::vector<Operands>& sets) {
+    cudaEvent_t e0, e1;
+    GF_CUDA(cudaEventCreate(&e0));
+    GF_CUDA(cudaEventCreate(&e1));
+    double best = 1e300;
+    int best_i = -1, timed = 0;
+    size_t next = 0;
+    for (size_t i = 0; i < found.size(); ++i) {
+      try {
+        for (int w = 0; w < 2; ++w) launch(found[i].algo, sets[next++ % sets.size()]);
+        GF_CUDA(cudaEventRecord(e0, ctx_.stream()));
+        launch(found[i].algo, sets[next++ % sets.size()]);
+        GF_CUDA(cudaEventRecord(e1, ctx_.stream()));
+        GF_CUDA(cudaEventSynchronize(e1));
+        float ms = 0;
+        GF_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        const int batch = int(std::clamp(100.0 / std::max(1e-3, ms * 1e3), 1.0, 64.0));
+        std::vector<double> samples;
+        for (int r = 0; r < 5; ++r) {
+          GF_CUDA(cudaEventRecord(e0, ctx_.stream()));
+          for (int b = 0; b < batch; ++b) launch(found[i].algo, sets[next++ % sets.size()]);
+          GF_CUDA(cudaEventRecord(e1, ctx_.stream()));
+          GF_CUDA(cudaEventSynchronize(e1));
+          GF_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+          samples.push_back(ms * 1e3 / batch);
+        }
+        const double med = summarize(samples).median;
+        ++timed;
+        if (med < best) {
+          best = med;
+          best_i = int(i);
+        }
+      } catch (const Error&) {
+        cudaGetLastError();  // a launch failure of this algorithm only; try the next one
+      }
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    GF_CUDA(cudaStreamSynchronize(ctx_.stream()));
+    if (best_i < 0) throw Error("cuBLASLt autotune: no algorithm ran for " + to_string(p_.shape));
+    algo_ = found[size_t(best_i)].algo;
+    note_ = "algo " + std::to_string(best_i + 1) + " of " + std::to_string(found.size()) + " returned, " +
+            std::to_string(timed) + " timed";
+  }
+
+  void release() {
+    if (desc_) cublasLtMatmulDescDestroy(desc_);
+    if (a_layout_) cublasLtMatrixLayoutDestroy(a_layout_);
+    if (b_layout_) cublasLtMatrixLayoutDestroy(b_layout_);
+    if (c_layout_) cublasLtMatrixLayoutDestroy(c_layout_);
+    desc_ = nullptr;
+    a_layout_ = b_layout_ = c_layout_ = nullptr;
+  }
+
+  DeviceContext& ctx_;
+  bool autotune_;
+  Problem p_;
+  Scalars scalars_;
+  cublasLtMatmulDesc_t desc_ = nullptr;
+  cublasLtMatrixLayout_t a_layout_ = nullptr, b_layout_ = nullptr, c_layout_ = nullptr;
+  cublasLtMatmulAlgo_t algo_{};
+  std::string note_;
+};
+
+}  // namespace
+
+std::unique_ptr<GemmImpl> make_cublas(DeviceContext& ctx) { return std::make_unique<CublasGemmEx>(ctx); }
+std::unique_ptr<GemmImpl> make_cublaslt(DeviceContext& ctx, bool autotune) {
+  return std::make_unique<CublasLt>(ctx, autotune);
+}
+
+}  // namespace gemmforge
