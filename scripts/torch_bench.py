@@ -46,6 +46,10 @@ def parse_args(argv):
     p.add_argument("--server-gap-us", type=float, default=200.0,
                    help="mean of the exponential idle gap before each server call")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--heavy-call-us", type=float, default=200.0,
+                   help="shapes whose call takes longer are warmed up by time to steady state")
+    p.add_argument("--heavy-warmup-s", type=float, default=0.4,
+                   help="warm-up of each heavy shape after the first (which gets 1.5 s)")
     p.add_argument("--acc", choices=("f32", "f16"), default="f32")
     p.add_argument("--out", required=True, metavar="FILE")
     p.add_argument("--command", help="stored as 'command' in the JSON; default: this script's argv")
@@ -263,8 +267,8 @@ def bench_shape(shape, args, state, nvml, rngs):
         for op in ops.values():
             op.run(2)
         est = {layout: timed(lambda: op.run(3))[0] / 3 for layout, op in ops.items()}
-        heavy = max(est.values()) > 1000
-        warm_up(ops, (0.2 if state["heavy_seen"] else 1.5) if heavy else 0.01, max(est.values()))
+        heavy = max(est.values()) > args.heavy_call_us
+        warm_up(ops, (args.heavy_warmup_s if state["heavy_seen"] else 1.5) if heavy else 0.01, max(est.values()))
         state["heavy_seen"] |= heavy
         n = {layout: min(200, max(1, math.ceil(args.min_sample_us / est[layout]))) for layout in passed}
         for mode in args.modes:

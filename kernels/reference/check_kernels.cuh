@@ -144,11 +144,12 @@ __global__ void compare_output(const __half* C, const float* ref, float expected
   }
 }
 
-// Guard bands hold one byte value everywhere; count the 32-bit words that changed.
-__global__ void count_changed_words(const uint32_t* p, int64_t words, uint32_t expected,
+// Guard bands hold one byte value everywhere; count the bytes that changed. Bytes, not words:
+// the band after an odd-sized matrix starts at an odd address.
+__global__ void count_changed_bytes(const uint8_t* p, int64_t bytes, uint8_t expected,
                                     unsigned long long* changed) {
   unsigned long long n = 0;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < words;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < bytes;
        i += int64_t(gridDim.x) * blockDim.x)
     n += p[i] != expected;
   for (int off = 16; off > 0; off /= 2) n += __shfl_down_sync(0xffffffffu, n, off);

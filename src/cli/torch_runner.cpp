@@ -35,7 +35,8 @@ ResultFile run_torch_bench(const BenchOptions& o, const std::string& python, con
   cmd << shell_quote(python) << ' ' << shell_quote(script.string()) << " --shapes " << shell_quote(shapes_file.string())
       << " --layouts " << layouts << " --modes " << modes << " --l2 " << (t.cold_l2 ? "cold" : "warm")
       << " --rounds " << t.rounds << " --min-sample-us " << t.min_sample_us << " --server-calls " << t.server_calls
-      << " --server-gap-us " << t.server_gap_us << " --seed " << t.seed << " --acc " << to_string(o.acc)
+      << " --server-gap-us " << t.server_gap_us << " --seed " << t.seed << " --heavy-call-us " << t.heavy_call_us
+      << " --heavy-warmup-s " << t.heavy_warmup_s << " --acc " << to_string(o.acc)
       << " --out " << shell_quote(out_file.string()) << " --command " << shell_quote(command);
   std::error_code ec;
   std::filesystem::remove(out_file, ec);

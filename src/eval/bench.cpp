@@ -124,6 +124,7 @@ std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {
         live.push_back(sl.instance.get());
         live_slots.push_back(&sl);
       }
+    buf.fill_for_timing(o.timing.seed ^ uint64_t(s.M * 131 + s.N * 7 + s.K), ctx.stream());
     ShapeTimer timer(ctx, buf, o.timing, flusher.get());
     std::vector<double> est;
     for (auto* impl : live) est.push_back(timer.estimate_us(*impl));

@@ -43,8 +43,8 @@ class GuardedMatrix {
   __half* data() const { return reinterpret_cast<__half*>(static_cast<char*>(mem_.get()) + guard_); }
   size_t elements() const { return elements_; }
   void reset_guards(cudaStream_t) const;
-  // Number of changed 32-bit words in both bands; synchronizes the stream.
-  unsigned long long changed_guard_words(cudaStream_t) const;
+  // Number of changed bytes in both bands; synchronizes the stream.
+  unsigned long long changed_guard_bytes(cudaStream_t) const;
 
  private:
   DeviceBuffer mem_;
@@ -62,6 +62,9 @@ class ShapeBuffers {
   GuardedMatrix& b() { return b_; }
   GuardedMatrix& c() { return c_; }
   Operands guarded() const { return {a_.data(), b_.data(), c_.data()}; }
+  // Random normal A and B for timing. The gate leaves its last probe pattern (mostly zeros)
+  // behind, and zeros run faster and cooler than real data (design.md section 6).
+  void fill_for_timing(uint64_t seed, cudaStream_t) const;
   size_t set_count() const { return 1 + extra_.size(); }
   Operands set(size_t i) const { return i == 0 ? guarded() : extra_[i - 1]; }
 

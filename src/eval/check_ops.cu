@@ -52,12 +52,10 @@ CompareStats compare(const __half* C, const float* ref, float expected, int64_t 
   return out;
 }
 
-void count_changed_words(const void* p, size_t bytes, unsigned char sentinel,
+void count_changed_bytes(const void* p, size_t bytes, unsigned char sentinel,
                          unsigned long long* counter, cudaStream_t s) {
-  const uint32_t word = uint32_t(sentinel) * 0x01010101u;
-  const int64_t words = int64_t(bytes / 4);
-  check::count_changed_words<<<blocks_for(words), kThreads, 0, s>>>(static_cast<const uint32_t*>(p), words,
-                                                                   word, counter);
+  check::count_changed_bytes<<<blocks_for(int64_t(bytes)), kThreads, 0, s>>>(static_cast<const uint8_t*>(p),
+                                                                            int64_t(bytes), sentinel, counter);
   GF_CHECK_LAUNCH();
 }
 

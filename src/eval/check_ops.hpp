@@ -21,7 +21,7 @@ void reference_gemm(const __half* A, const __half* B, float* C_ref, int64_t M, i
 // Synchronizes `stream` only (design.md 6.7: off-stream work left running shows up as poison).
 CompareStats compare(const __half* C, const float* ref, float expected, int64_t n, float rel_tol,
                      float abs_tol, bool exact, cudaStream_t);
-void count_changed_words(const void* p, size_t bytes, unsigned char sentinel,
+void count_changed_bytes(const void* p, size_t bytes, unsigned char sentinel,
                          unsigned long long* counter, cudaStream_t);
 
 }  // namespace gemmforge::check_ops

@@ -69,6 +69,10 @@ DeviceContext::DeviceContext() : info_(probe_gpu()) {
   GF_CUDA(cudaMalloc(&workspace_, kWorkspaceBytes));
   // cuBLAS would otherwise allocate during a call, which breaks graph capture and per-call cost.
   GF_CUBLAS(cublasSetWorkspace(cublas_, workspace_, kWorkspaceBytes));
+  // By default cuBLAS may add split-K partial sums in fp16 ("reduced precision reduction"),
+  // which the gate's accumulator probe catches (seen on 77x4095x1000, H200). The f32 track
+  // means fp32 accumulation end to end, for the baselines as for our kernels.
+  GF_CUBLAS(cublasSetMathMode(cublas_, cublasMath_t(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
   GF_CUBLAS(cublasLtCreate(&cublaslt_));
 }
 

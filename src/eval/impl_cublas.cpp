@@ -69,6 +69,11 @@ class CublasLt final : public GemmImpl {
     GF_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
     const size_t ws = ctx_.workspace_bytes();
     cublasStatus_t st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+    // Under f32, split-K partial sums may be reduced in fp32 workspace only, never in the fp16
+    // output (the same rule cuBLAS gets through DISALLOW_REDUCED_PRECISION_REDUCTION).
+    const uint32_t schemes = f32 ? uint32_t(CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE) : uint32_t(CUBLASLT_REDUCTION_SCHEME_MASK);
+    if (st == CUBLAS_STATUS_SUCCESS)
+      st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes, sizeof schemes);
     std::vector<cublasLtMatmulHeuristicResult_t> found(autotune_ ? 100 : 1);
     int n = 0;
     if (st == CUBLAS_STATUS_SUCCESS)

@@ -30,7 +30,7 @@ struct TimingOptions {
   bool cold_l2 = false;           // rotate operand sets (gpu/offline) or flush L2 (server)
   // Steady state: shapes whose call takes longer than heavy_call_us heat the card into its
   // power cap; they are warmed up by time, longer the first time (design.md section 5).
-  double heavy_call_us = 1000, first_heavy_warmup_s = 1.5, heavy_warmup_s = 0.2, light_warmup_s = 0.005;
+  double heavy_call_us = 200, first_heavy_warmup_s = 1.5, heavy_warmup_s = 0.4, light_warmup_s = 0.005;
   uint64_t seed = 1;
 };
 

@@ -59,17 +59,21 @@ uint64_t mix(uint64_t a, uint64_t b) {
 
 std::string Verdict::text() const {
   if (failures.empty()) return "pass";
-  std::string t = "fail: " + failures.front();
-  if (failures.size() > 1) t += " (+" + std::to_string(failures.size() - 1) + " more)";
+  // Up to four reasons: enough to tell a precision problem from a wrong kernel at a glance.
+  std::string t = "fail: ";
+  for (size_t i = 0; i < failures.size() && i < 4; ++i) t += (i ? "; " : "") + failures[i];
+  if (failures.size() > 4) t += " (+" + std::to_string(failures.size() - 4) + " more)";
   return t;
 }
 
 Tolerance random_trial_tolerance(Accum acc, int64_t K) {
   const double sk = std::sqrt(double(K));
-  if (acc == Accum::f32)  // output rounding (half an fp16 ulp, 2^-11) twice over, plus a √K floor
-    return {float(std::ldexp(1.0, -10)), float(std::ldexp(sk, -12)), 1e-3};
-  // fp16 accumulation: each of ~K/16 additions rounds a partial sum of size ~√k.
-  return {float(std::ldexp(1.0, -8)), float(std::ldexp(double(K), -12)), std::ldexp(sk, -12) + 1e-3};
+  // Inputs are N(0, 1), so C has standard deviation √K. f32: output rounding (half an fp16 ulp,
+  // 2^-11) twice over, plus 2^-8·√K for the few fp16-rounded partial sums of a split-K
+  // reduction. f16: each of ~K/16 additions rounds a partial sum of size up to √K; seen on
+  // cuBLAS (H200): max |error| 1.2 at K = 2048 and 7.0 at K = 16384.
+  if (acc == Accum::f32) return {float(std::ldexp(1.0, -10)), float(std::ldexp(sk, -8)), 2e-3};
+  return {float(std::ldexp(1.0, -8)), float(std::ldexp(double(K), -10)), std::ldexp(sk, -10) + 1e-3};
 }
 
 CorrectnessGate::CorrectnessGate(DeviceContext& ctx, ShapeBuffers& buf, Accum acc, GateOptions opt)
@@ -81,7 +85,9 @@ std::vector<Verdict> CorrectnessGate::check(const std::vector<Candidate>& cands)
   const auto& s = buf_.shape();
   const uint64_t base = mix(mix(mix(opt_.seed, uint64_t(s.M)), uint64_t(s.N)), uint64_t(s.K)) + uint64_t(rounds_++) * 1000;
   for (int t = 0; t < opt_.random_trials; ++t) run_trial(Trial::normal, base + 1 + t, cands, v);
-  run_trial(Trial::binary, base + 100, cands, v);
+  // Binary sums are integers; they are exact under f32, and under f16 only while they fit
+  // fp16's integers (K ≤ 2048).
+  if (acc_ == Accum::f32 || s.K <= 2048) run_trial(Trial::binary, base + 100, cands, v);
   if (acc_ == Accum::f32) {
     if (s.K > 2048) run_trial(Trial::ones, 0, cands, v);
     if (s.K >= 64) run_trial(Trial::cancel, 0, cands, v);
@@ -162,7 +168,7 @@ void CorrectnessGate::check_one(Trial trial, const Candidate& cand, const float*
   // Only our stream is waited on here, on purpose: work a candidate left on another stream is
   // still running and shows up as poison or wrong values (item 7).
   const Tolerance tol = random_trial_tolerance(acc_, s.K);
-  const bool exact = trial != Trial::normal && (acc_ == Accum::f32 || s.K <= 2048);
+  const bool exact = trial != Trial::normal;
   const auto stats = check_ops::compare(buf_.c().data(), ref, expected, s.M * s.N, tol.rel, tol.abs, exact, st);
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
     throw Error(std::string("CUDA error after a candidate's call (the context may be lost): ") + cudaGetErrorString(e));
@@ -187,8 +193,8 @@ void CorrectnessGate::check_one(Trial trial, const Candidate& cand, const float*
       v.failures.push_back("relative Frobenius error " + fmtf("%.3g", rel) + " above " + fmtf("%.3g", tol.frobenius));
   }
   for (auto* g : {&buf_.a(), &buf_.b(), &buf_.c()})
-    if (auto n = g->changed_guard_words(st))
-      v.failures.push_back("out-of-bounds write: " + std::to_string(n) + " guard words changed around " +
+    if (auto n = g->changed_guard_bytes(st))
+      v.failures.push_back("out-of-bounds write: " + std::to_string(n) + " guard bytes changed around " +
                            (g == &buf_.a() ? "A" : g == &buf_.b() ? "B" : "C"));
   if (after.threads != before.threads)
     v.failures.push_back("the call left " + std::to_string(after.threads - before.threads) + " new threads running");
