@@ -4,7 +4,7 @@
 # Everything lands under $OUT (the device tool brings it back).
 #   scripts/gpu_round.sh check   — env, GPU tests, a small bench of every impl and mode
 #   scripts/gpu_round.sh grid    — all 1000 grid shapes × both layouts × 4 baselines, gpu+offline
-#   scripts/gpu_round.sh server  — server mode on a 100-shape sample, and verify on the grid
+#   scripts/gpu_round.sh server  — GPU tests, server mode on a 100-shape sample, verify on the grid
 set -uo pipefail
 stage=${1:-check}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +38,7 @@ case "$stage" in
       --out "$OUT/grid" 2>&1 | tee "$OUT/grid.log" | tail -60
     ;;
   server)
+    "$BIN/gemmforge_gpu_tests" > "$OUT/gpu_tests.log" 2>&1; tail -3 "$OUT/gpu_tests.log"
     "$BIN/gemmforge" bench --shapes grid --sample 100 --layout both --mode server \
       --out "$OUT/server" 2>&1 | tee "$OUT/server.log" | tail -30
     "$BIN/gemmforge" verify --shapes grid --layout both --impl cublas,cublaslt-heuristic,cublaslt-autotune \
