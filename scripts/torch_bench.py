@@ -202,6 +202,17 @@ def capture_graphs(op, n, count, pool):
     return graphs
 
 
+def device_estimate(op, api_us, heavy_call_us):
+    """Device time per call from a graph of 10 calls, so host overhead does not shorten gpu-mode
+    samples of small shapes; heavy calls are device-bound already."""
+    if api_us > heavy_call_us:
+        return api_us
+    graph = capture_graphs(op, 10, 1, torch.cuda.graph_pool_handle())[0]
+    graph.replay()
+    torch.cuda.synchronize()
+    return min(timed(graph.replay)[0] for _ in range(3)) / 10
+
+
 def idle(gap_us):
     if gap_us >= 1000:
         time.sleep(gap_us / 1e6)
@@ -270,12 +281,15 @@ def bench_shape(shape, args, state, nvml, rngs):
         heavy = max(est.values()) > args.heavy_call_us
         warm_up(ops, (args.heavy_warmup_s if state["heavy_seen"] else 1.5) if heavy else 0.01, max(est.values()))
         state["heavy_seen"] |= heavy
-        n = {layout: min(200, max(1, math.ceil(args.min_sample_us / est[layout]))) for layout in passed}
+        est_dev = {layout: device_estimate(op, est[layout], args.heavy_call_us) for layout, op in ops.items()}
+        calls_for = lambda e: {layout: min(200, max(1, math.ceil(args.min_sample_us / e[layout]))) for layout in passed}
+        n_by_mode = {"gpu": calls_for(est_dev), "offline": calls_for(est), "server": {l: 1 for l in passed}}
         for mode in args.modes:
+            n = n_by_mode[mode]
             samples = measure_mode(mode, ops, n, args, rngs)
             reading = nvml.clock_and_power()
             for l in passed:
-                note = f"{sets} buffer set(s), estimate {est[l]:.1f} us/call"
+                note = f"{sets} buffer set(s), estimate {est[l]:.1f} us/call (device {est_dev[l]:.1f})"
                 if mode == "gpu":
                     note += f", {graph_count(sets, n[l], args.rounds)} CUDA graph(s) of {n[l]} calls"
                 elif mode == "server":

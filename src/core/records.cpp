@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <zlib.h>
+
 namespace gemmforge {
 
 std::optional<double> BenchRecord::tflops() const {
@@ -122,12 +124,29 @@ ResultFile result_file_from_json(const nlohmann::json& j) {
   return f;
 }
 
+namespace {
+
+// Recorded grid runs are committed gzip-compressed (bench/results/*/results.json.gz).
+std::string read_maybe_gzipped(const std::filesystem::path& path) {
+  gzFile f = gzopen(path.c_str(), "rb");  // reads plain files unchanged, too
+  if (!f) throw Error("cannot read result file '" + path.string() + "'");
+  std::string data;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) data.append(buf, size_t(n));
+  const bool failed = n < 0;
+  gzclose(f);
+  if (failed) throw Error("'" + path.string() + "' is a damaged gzip file");
+  return data;
+}
+
+}  // namespace
+
 ResultFile read_result_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read result file '" + path.string() + "'");
+  if (!std::filesystem::is_regular_file(path)) throw Error("cannot read result file '" + path.string() + "'");
   nlohmann::json j;
   try {
-    in >> j;
+    j = nlohmann::json::parse(read_maybe_gzipped(path));
   } catch (const nlohmann::json::exception& e) {
     throw Error("'" + path.string() + "' is not valid JSON: " + e.what());
   }

@@ -126,9 +126,13 @@ std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {
       }
     buf.fill_for_timing(o.timing.seed ^ uint64_t(s.M * 131 + s.N * 7 + s.K), ctx.stream());
     ShapeTimer timer(ctx, buf, o.timing, flusher.get());
-    std::vector<double> est;
-    for (auto* impl : live) est.push_back(timer.estimate_us(*impl));
-    const bool heavy = !est.empty() && *std::max_element(est.begin(), est.end()) > o.timing.heavy_call_us;
+    std::vector<ShapeTimer::Estimate> est;
+    double slowest = 0;
+    for (auto* impl : live) {
+      est.push_back(timer.estimate(*impl));
+      slowest = std::max(slowest, est.back().device_us);
+    }
+    const bool heavy = slowest > o.timing.heavy_call_us;
     timer.warm_up(live, heavy ? (seen_heavy ? o.timing.heavy_warmup_s : o.timing.first_heavy_warmup_s)
                               : o.timing.light_warmup_s);
     seen_heavy |= heavy;

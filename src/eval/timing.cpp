@@ -68,7 +68,7 @@ ShapeTimer::ShapeTimer(DeviceContext& ctx, const ShapeBuffers& buf, const Timing
 
 void ShapeTimer::call(GemmImpl& impl) { impl.run(buf_.set(next_set_++ % buf_.set_count())); }
 
-double ShapeTimer::estimate_us(GemmImpl& impl) {
+ShapeTimer::Estimate ShapeTimer::estimate(GemmImpl& impl) {
   EventPair ev;
   call(impl);
   call(impl);
@@ -76,7 +76,37 @@ double ShapeTimer::estimate_us(GemmImpl& impl) {
   for (int i = 0; i < 3; ++i) call(impl);
   GF_CUDA(cudaEventRecord(ev.end, ctx_.stream()));
   GF_CUDA(cudaDeviceSynchronize());
-  return ev.elapsed_us() / 3;
+  Estimate e;
+  e.api_us = e.device_us = ev.elapsed_us() / 3;
+  if (e.api_us > opt_.heavy_call_us) return e;  // device-bound already
+  CallGraph g;
+  g.exec = capture(impl, 10);
+  GF_CUDA(cudaGraphLaunch(g.exec, ctx_.stream()));
+  GF_CUDA(cudaEventRecord(ev.begin, ctx_.stream()));
+  GF_CUDA(cudaGraphLaunch(g.exec, ctx_.stream()));
+  GF_CUDA(cudaEventRecord(ev.end, ctx_.stream()));
+  GF_CUDA(cudaDeviceSynchronize());
+  e.device_us = ev.elapsed_us() / 10;
+  return e;
+}
+
+cudaGraphExec_t ShapeTimer::capture(GemmImpl& impl, int calls) {
+  cudaGraph_t g = nullptr;
+  GF_CUDA(cudaStreamBeginCapture(ctx_.stream(), cudaStreamCaptureModeGlobal));
+  try {
+    for (int c = 0; c < calls; ++c) call(impl);
+  } catch (...) {
+    cudaStreamEndCapture(ctx_.stream(), &g);
+    if (g) cudaGraphDestroy(g);
+    cudaGetLastError();
+    throw;
+  }
+  GF_CUDA(cudaStreamEndCapture(ctx_.stream(), &g));
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t e = cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphDestroy(g);
+  GF_CUDA(e);
+  return exec;
 }
 
 void ShapeTimer::warm_up(const std::vector<GemmImpl*>& impls, double seconds) {
@@ -98,30 +128,18 @@ int ShapeTimer::calls_per_sample(double est_us) const {
   return n;
 }
 
-std::vector<Timed> ShapeTimer::measure(const std::vector<GemmImpl*>& impls, const std::vector<double>& est,
+std::vector<Timed> ShapeTimer::measure(const std::vector<GemmImpl*>& impls, const std::vector<Estimate>& est,
                                        Mode mode) {
   const size_t n_impl = impls.size();
   std::vector<Timed> out(n_impl);
   std::vector<std::vector<double>> wall(n_impl), event(n_impl);
   std::vector<int> calls(n_impl);
-  for (size_t i = 0; i < n_impl; ++i) calls[i] = mode == Mode::server ? 1 : calls_per_sample(est[i]);
+  for (size_t i = 0; i < n_impl; ++i)
+    calls[i] = mode == Mode::server ? 1 : calls_per_sample(mode == Mode::gpu ? est[i].device_us : est[i].api_us);
 
   std::vector<CallGraph> graphs(mode == Mode::gpu ? n_impl : 0);
   for (size_t i = 0; i < graphs.size(); ++i) {
-    cudaGraph_t g = nullptr;
-    GF_CUDA(cudaStreamBeginCapture(ctx_.stream(), cudaStreamCaptureModeGlobal));
-    try {
-      for (int c = 0; c < calls[i]; ++c) call(*impls[i]);
-    } catch (...) {
-      cudaStreamEndCapture(ctx_.stream(), &g);
-      if (g) cudaGraphDestroy(g);
-      cudaGetLastError();
-      throw;
-    }
-    GF_CUDA(cudaStreamEndCapture(ctx_.stream(), &g));
-    cudaError_t e = cudaGraphInstantiate(&graphs[i].exec, g, 0);
-    cudaGraphDestroy(g);
-    GF_CUDA(e);
+    graphs[i].exec = capture(*impls[i], calls[i]);
     GF_CUDA(cudaGraphLaunch(graphs[i].exec, ctx_.stream()));  // first replay uploads; not timed
   }
   GF_CUDA(cudaDeviceSynchronize());

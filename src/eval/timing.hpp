@@ -43,13 +43,19 @@ struct Timed {
 class ShapeTimer {
  public:
   ShapeTimer(DeviceContext&, const ShapeBuffers&, const TimingOptions&, const L2Flusher*);
-  // Per-call device time from three calls after two warm-up calls.
-  double estimate_us(GemmImpl&);
+  // Per-call time through the API (three back-to-back calls after two warm-up calls, host
+  // launch cost included) and on the device alone (a graph of ten calls) — the latter sizes
+  // gpu-mode samples, so small shapes get as many calls per sample as their device time needs.
+  struct Estimate {
+    double api_us = 0, device_us = 0;
+  };
+  Estimate estimate(GemmImpl&);
   void warm_up(const std::vector<GemmImpl*>&, double seconds);
-  std::vector<Timed> measure(const std::vector<GemmImpl*>&, const std::vector<double>& estimate_us, Mode);
+  std::vector<Timed> measure(const std::vector<GemmImpl*>&, const std::vector<Estimate>&, Mode);
 
  private:
   int calls_per_sample(double est_us) const;
+  cudaGraphExec_t capture(GemmImpl&, int calls);
   void call(GemmImpl&);  // next operand set in rotation
 
   DeviceContext& ctx_;
