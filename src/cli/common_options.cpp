@@ -50,6 +50,7 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
     if (!is_known_impl(name))
       throw Error("unknown implementation '" + name +
                   "': choose from cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge");
+    if (auto why = why_impl_unavailable(name); !why.empty()) throw Error(why);
     if (name == "torch") wants_torch = true;
     else b.impls.push_back(name);
   }

@@ -24,6 +24,7 @@ expect_failure("negative dimension in a file" 2 "bad_shapes.txt:2" bench --shape
 expect_failure("unreadable shape file" 2 "cannot read shape file" bench --shapes missing.txt)
 expect_failure("not a shape" 2 "expected MxNxK" verify --shape 64x64)
 expect_failure("unknown implementation" 2 "unknown implementation 'cutlass'" bench --shape 64x64x64 --impl cutlass)
+expect_failure("no gemmforge kernels yet" 2 "no gemmforge kernel family" bench --shape 64x64x64 --impl gemmforge)
 expect_failure("unknown mode" 2 "unknown mode" bench --shape 64x64x64 --mode fast)
 expect_failure("unknown layout" 2 "unknown layout" verify --shape 64x64x64 --layout nt)
 expect_failure("no shapes" 2 "no shapes given" bench --impl cublas)
