@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
       "  gemmforge bench --shape 4096x4096x4096            time the four baselines on one shape\n"
       "  gemmforge bench --shapes grid --out results/grid  the 1000-shape grid, gpu + offline modes\n"
       "  gemmforge report results/grid/results.json        the summary tables again, no GPU needed\n"
+      "  gemmforge kernels --compile                       compile gemmforge's Hopper kernels (no GPU needed)\n"
       "Run 'gemmforge SUBCOMMAND --help' for each one's options.");
   app.require_subcommand(1);
   int exit_code = kExitOk;
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   add_verify(app, exit_code, argc, argv);
   add_report(app, exit_code);
   add_env(app, exit_code);
+  add_kernels(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -70,7 +70,9 @@ int run(const BenchArgs& a, int argc, char** argv) {
   const auto idle = nvml.read();
   f.environment["sm_clock_mhz_at_start"] = idle.sm_clock_mhz ? nlohmann::json(*idle.sm_clock_mhz) : nlohmann::json();
   f.environment["power_w_at_start"] = idle.power_w ? nlohmann::json(*idle.power_w) : nlohmann::json();
+  const nlohmann::json sweep = prepare_gemmforge(a.problem, o, ctx);
   f.settings = settings_json(o);
+  if (!sweep.is_null()) f.settings["gemmforge_sweep"] = sweep;
   f.settings["order"] = a.order;
 
   std::cerr << "gemmforge bench: " << o.shapes.size() << " shapes, impls " << a.problem.impls << ", modes " << a.modes

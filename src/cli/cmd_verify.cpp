@@ -35,7 +35,9 @@ int run(const VerifyArgs& a, int argc, char** argv) {
   f.started_utc = utc_now_iso8601();
   DeviceContext ctx;
   f.environment = environment_json(ctx.info());
+  const nlohmann::json sweep = prepare_gemmforge(a.problem, o, ctx);
   f.settings = settings_json(o);
+  if (!sweep.is_null()) f.settings["gemmforge_sweep"] = sweep;
   f.settings["calls_between"] = a.calls_between;
   f.records = run_verify(ctx, o, a.calls_between);
   f.finished_utc = utc_now_iso8601();

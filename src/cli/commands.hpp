@@ -15,5 +15,6 @@ void add_bench(CLI::App&, int& exit_code, int argc, char** argv);
 void add_verify(CLI::App&, int& exit_code, int argc, char** argv);
 void add_report(CLI::App&, int& exit_code);
 void add_env(CLI::App&, int& exit_code);
+void add_kernels(CLI::App&, int& exit_code);
 
 }  // namespace gemmforge::cli

@@ -1,6 +1,9 @@
 #include "cli/common_options.hpp"
 
+#include <algorithm>
 #include <sstream>
+
+#include "cli/gemmforge_sweep.hpp"
 
 namespace gemmforge::cli {
 
@@ -35,7 +38,22 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
   app.add_option("--impl", o.impls,
                  "comma list of cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge")
       ->capture_default_str();
+  app.add_option("--configs", o.configs,
+                 "with --impl gemmforge: 'all' kernel configurations, or a JSON file of them; each shape keeps "
+                 "the fastest that passes the gate")
+      ->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the gate's random inputs and of the round order")->capture_default_str();
+}
+
+nlohmann::json prepare_gemmforge(const ProblemOptions& p, BenchOptions& o, DeviceContext& ctx) {
+  if (std::find(o.impls.begin(), o.impls.end(), "gemmforge") == o.impls.end()) return nullptr;
+  std::vector<KernelConfig> configs;
+  try {
+    configs = read_configs(p.configs, o.layouts, o.acc);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  return setup_gemmforge_sweep(o, ctx, configs);
 }
 
 BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch) {
@@ -50,7 +68,6 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
     if (!is_known_impl(name))
       throw Error("unknown implementation '" + name +
                   "': choose from cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge");
-    if (auto why = why_impl_unavailable(name); !why.empty()) throw Error(why);
     if (name == "torch") wants_torch = true;
     else b.impls.push_back(name);
   }

@@ -16,6 +16,7 @@ struct ProblemOptions {
   std::string layout = "both";
   std::string acc = "f32";
   std::string impls;
+  std::string configs = "all";         // kernel configurations for --impl gemmforge
   uint64_t seed = 1;
 };
 
@@ -24,6 +25,10 @@ void add_problem_options(CLI::App&, ProblemOptions&, const std::string& default_
 // Turns the parsed options into BenchOptions; throws gemmforge::Error with a message a user can
 // act on (unknown impl, bad shape, unreadable file, ...). Also returns whether torch was asked for.
 BenchOptions resolve_problem_options(const ProblemOptions&, bool& wants_torch);
+
+// Reads --configs and compiles the kernels when --impl names gemmforge (after the GPU is known);
+// returns what goes into the run's settings, or null.
+nlohmann::json prepare_gemmforge(const ProblemOptions&, BenchOptions&, DeviceContext&);
 
 std::vector<std::string> split_list(const std::string& comma_separated);
 std::string command_line(int argc, char** argv);

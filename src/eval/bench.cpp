@@ -15,6 +15,7 @@ struct Slot {
   Layout layout;
   std::unique_ptr<GemmImpl> instance;
   std::string verdict = "pass";
+  std::string sweep_note;  // gemmforge only: how many configurations passed the gate
 };
 
 BenchRecord base_record(const Shape& s, const Slot& slot, const BenchOptions& o, const std::string& mode) {
@@ -27,10 +28,50 @@ BenchRecord base_record(const Shape& s, const Slot& slot, const BenchOptions& o,
   r.l2 = o.timing.cold_l2 ? "cold" : "warm";
   r.verdict = slot.verdict;
   if (slot.instance) r.note = slot.instance->note();
+  if (!slot.sweep_note.empty()) r.note += (r.note.empty() ? "" : "; ") + slot.sweep_note;
   return r;
 }
 
-std::vector<Slot> prepare_slots(DeviceContext& ctx, const BenchOptions& o, const Shape& s, const ShapeBuffers& buf) {
+// Impl "gemmforge": gate every candidate configuration on this shape and layout, then keep the
+// correct one with the least device time. A failing configuration is dropped from the sweep;
+// the slot fails only when no configuration passes.
+void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf, CorrectnessGate& gate, Slot& slot,
+                    const std::vector<Operands>& sets) {
+  auto cands = o.gemmforge_candidates(Problem{buf.shape(), slot.layout, o.acc}, sets);
+  if (cands.empty()) {
+    slot.verdict = "fail: no gemmforge configuration serves this shape and layout";
+    return;
+  }
+  std::vector<Candidate> gated;
+  for (auto& c : cands) gated.push_back({c.get(), slot.layout});
+  const auto verdicts = gate.check(gated);
+  buf.fill_for_timing(o.timing.seed, ctx.stream());
+  ShapeTimer probe(ctx, buf, o.timing, nullptr);
+  double best = 1e300;
+  size_t best_i = cands.size(), passed = 0;
+  std::string first_failure;
+  for (size_t i = 0; i < cands.size(); ++i) {
+    if (!verdicts[i].passed()) {
+      if (first_failure.empty()) first_failure = cands[i]->note() + ": " + verdicts[i].text();
+      continue;
+    }
+    ++passed;
+    const double t = probe.estimate(*cands[i]).device_us;
+    if (t < best) {
+      best = t;
+      best_i = i;
+    }
+  }
+  if (best_i == cands.size()) {
+    slot.verdict = "fail: every gemmforge configuration failed the gate; first: " + first_failure;
+    return;
+  }
+  slot.instance = std::move(cands[best_i]);
+  slot.sweep_note = std::to_string(passed) + " of " + std::to_string(cands.size()) + " configs passed the gate";
+}
+
+std::vector<Slot> prepare_slots(DeviceContext& ctx, const BenchOptions& o, const Shape& s, ShapeBuffers& buf,
+                                CorrectnessGate& gate) {
   std::vector<Operands> sets;
   for (size_t i = 0; i < buf.set_count(); ++i) sets.push_back(buf.set(i));
   std::vector<Slot> slots;
@@ -38,8 +79,12 @@ std::vector<Slot> prepare_slots(DeviceContext& ctx, const BenchOptions& o, const
     for (Layout l : o.layouts) {
       Slot slot{name, l, nullptr};
       try {
-        slot.instance = make_impl(name, ctx);
-        slot.instance->prepare(Problem{s, l, o.acc}, sets);
+        if (name == "gemmforge" && o.gemmforge_candidates) {
+          pick_gemmforge(ctx, o, buf, gate, slot, sets);
+        } else {
+          slot.instance = make_impl(name, ctx);
+          slot.instance->prepare(Problem{s, l, o.acc}, sets);
+        }
       } catch (const Error& e) {
         slot.verdict = std::string("fail: not prepared: ") + e.what();
         slot.instance.reset();
@@ -113,8 +158,8 @@ std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {
   const std::unique_ptr<L2Flusher> flusher = o.timing.cold_l2 ? std::make_unique<L2Flusher>(ctx.info().l2_bytes) : nullptr;
   bool seen_heavy = false;
   return for_each_shape(ctx, o, "bench", [&](const Shape& s, ShapeBuffers& buf, std::vector<BenchRecord>& records) {
-    auto slots = prepare_slots(ctx, o, s, buf);
     CorrectnessGate gate(ctx, buf, o.acc, o.gate);
+    auto slots = prepare_slots(ctx, o, s, buf, gate);
     gate_slots(gate, slots, false);
 
     std::vector<GemmImpl*> live;
@@ -169,8 +214,8 @@ std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {
 
 std::vector<BenchRecord> run_verify(DeviceContext& ctx, const BenchOptions& o, int calls_between) {
   return for_each_shape(ctx, o, "verify", [&](const Shape& s, ShapeBuffers& buf, std::vector<BenchRecord>& records) {
-    auto slots = prepare_slots(ctx, o, s, buf);
     CorrectnessGate gate(ctx, buf, o.acc, o.gate);
+    auto slots = prepare_slots(ctx, o, s, buf, gate);
     gate_slots(gate, slots, false);
     for (auto& sl : slots)
       if (sl.instance && sl.verdict == "pass")

@@ -1,6 +1,8 @@
 // Runs the evaluator over a list of shapes: prepare every candidate, pass it through the
 // correctness gate, time it in each mode, re-check it, and record everything.
 #pragma once
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,12 @@ struct BenchOptions {
   std::vector<Mode> modes = {Mode::gpu, Mode::offline};
   TimingOptions timing;
   GateOptions gate;
+  // For impl "gemmforge": every kernel configuration that can serve a problem, prepared. The
+  // bench gates them all, picks the fastest correct one by device time, and times that one
+  // against the baselines (its record's note names the config). Set by the CLI, which links
+  // the JIT; the evaluator itself does not know about kernel families.
+  std::function<std::vector<std::unique_ptr<GemmImpl>>(const Problem&, const std::vector<Operands>&)>
+      gemmforge_candidates;
 };
 
 // Measures every (shape, impl, layout, mode). A candidate that cannot be prepared or fails the

@@ -33,8 +33,6 @@ class GemmImpl {
 // Names accepted by --impl (baselines first). "torch" is measured by a Python script instead.
 const std::vector<std::string>& cpp_impl_names();
 bool is_known_impl(const std::string& name);
-// Empty when the implementation can be built here; otherwise why not (checked before a run starts).
-std::string why_impl_unavailable(const std::string& name);
 std::unique_ptr<GemmImpl> make_impl(const std::string& name, DeviceContext&);
 
 }  // namespace gemmforge

@@ -1,0 +1,101 @@
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
+#include "cli/gemmforge_sweep.hpp"
+#include "core/progress.hpp"
+#include "jit/compile_pool.hpp"
+#include "runtime/sm90_kernel.hpp"
+
+namespace gemmforge::cli {
+namespace {
+
+struct KernelsArgs {
+  std::string configs = "all";
+  std::string layout = "tn";
+  std::string acc = "f32";
+  bool compile = false;
+  std::string out;
+};
+
+int run(const KernelsArgs& a) {
+  std::vector<KernelConfig> configs;
+  try {
+    std::vector<Layout> layouts;
+    if (a.layout == "both") layouts = {Layout::nn, Layout::tn};
+    else layouts = {parse_layout(a.layout)};
+    std::vector<Accum> accs;
+    if (a.acc == "both") accs = {Accum::f32, Accum::f16};
+    else accs = {parse_accum(a.acc)};
+    for (Accum acc : accs) {
+      auto c = read_configs(a.configs, layouts, acc);
+      configs.insert(configs.end(), c.begin(), c.end());
+    }
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  nlohmann::json report = nlohmann::json::array();
+  if (!a.compile) {
+    for (const auto& c : configs) {
+      std::cout << c.name() << "  smem " << c.shared_bytes() << " B, " << c.accumulator_registers()
+                << " accumulator registers/thread\n";
+      report.push_back(c.to_json());
+    }
+    std::cout << configs.size() << " valid configurations\n";
+  } else {
+    jit::KernelCache cache;
+    jit::CompilePool pool(0, &cache);
+    std::vector<jit::CompileRequest> reqs;
+    for (const auto& c : configs) reqs.push_back(compile_request(c));
+    Progress progress("compile", reqs.size());
+    const auto results = pool.compile_all(reqs, [&](size_t done, size_t, size_t, const jit::CompileResult&) {
+      progress.update(done, "");
+    });
+    size_t ok = 0, spills = 0;
+    double seconds = 0;
+    int max_regs = 0;
+    for (size_t i = 0; i < results.size(); ++i) {
+      const auto& r = results[i];
+      ok += r.ok;
+      spills += r.ok && r.spill_bytes > 0;
+      seconds += r.seconds;
+      max_regs = std::max(max_regs, r.registers);
+      if (!r.ok) std::cout << "FAILED " << configs[i].name() << "\n" << r.log.substr(0, 2000) << "\n";
+      auto j = configs[i].to_json();
+      j["name"] = configs[i].name();
+      j["ok"] = r.ok;
+      j["registers"] = r.registers;
+      j["spill_bytes"] = r.spill_bytes;
+      j["compile_seconds"] = r.seconds;
+      j["from_cache"] = r.from_cache;
+      report.push_back(j);
+    }
+    progress.finish("");
+    std::cout << ok << " of " << configs.size() << " configurations compiled (" << spills
+              << " with spills), max registers " << max_regs << ", " << seconds << " s of compile time on "
+              << pool.threads() << " threads; cache " << cache.dir().string() << "\n";
+    if (ok != configs.size()) return kExitFailedVerdicts;
+  }
+  if (!a.out.empty()) write_file_atomically(a.out, report.dump(1) + "\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_kernels(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<KernelsArgs>();
+  auto* cmd = app.add_subcommand("kernels", "List gemmforge's kernel configurations, or compile them all (no GPU needed)");
+  cmd->footer(
+      "Examples:\n"
+      "  gemmforge kernels --acc both                      list the valid Hopper configurations\n"
+      "  gemmforge kernels --compile --acc both --out k.json   compile them all through NVRTC (cached)\n"
+      "The cubin cache is $GEMMFORGE_CACHE_DIR, else ~/.cache/gemmforge/kernels.");
+  cmd->add_option("--configs", args->configs, "all, or a JSON file with an array of configs")->capture_default_str();
+  cmd->add_option("--layout", args->layout, "nn, tn or both")->capture_default_str();
+  cmd->add_option("--acc", args->acc, "f32, f16 or both")->capture_default_str();
+  cmd->add_flag("--compile", args->compile, "compile every configuration for sm_90a and report failures");
+  cmd->add_option("--out", args->out, "write the list (with compile results) as JSON");
+  cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
+}  // namespace gemmforge::cli

@@ -1,0 +1,179 @@
+#include "core/kernel_config.hpp"
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace gemmforge {
+
+namespace {
+
+const char* mode_name(ConsumerMode m) { return m == ConsumerMode::cooperative ? "coop" : "pingpong"; }
+
+ConsumerMode parse_mode_name(const std::string& s) {
+  if (s == "coop" || s == "cooperative") return ConsumerMode::cooperative;
+  if (s == "pingpong") return ConsumerMode::pingpong;
+  throw Error("kernel config: unknown consumer mode '" + s + "' (coop or pingpong)");
+}
+
+}  // namespace
+
+std::string KernelConfig::name() const {
+  std::ostringstream o;
+  o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
+    << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
+    << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "");
+  return o.str();
+}
+
+nlohmann::json KernelConfig::to_json() const {
+  return {{"family", "sm90"},         {"layout", to_string(layout)}, {"acc", to_string(acc)},
+          {"block_m", block_m},       {"block_n", block_n},          {"block_k", block_k},
+          {"stages", stages},         {"consumers", consumers},      {"mode", mode_name(mode)},
+          {"cluster_m", cluster_m},   {"cluster_n", cluster_n},      {"multicast", multicast},
+          {"tma_store", tma_store}};
+}
+
+KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
+  try {
+    KernelConfig c;
+    c.layout = parse_layout(j.at("layout").get<std::string>());
+    c.acc = parse_accum(j.at("acc").get<std::string>());
+    c.block_m = j.at("block_m").get<int>();
+    c.block_n = j.at("block_n").get<int>();
+    c.block_k = j.value("block_k", 64);
+    c.stages = j.at("stages").get<int>();
+    c.consumers = j.at("consumers").get<int>();
+    c.mode = parse_mode_name(j.value("mode", std::string("coop")));
+    c.cluster_m = j.value("cluster_m", 1);
+    c.cluster_n = j.value("cluster_n", 1);
+    c.multicast = j.value("multicast", false);
+    c.tma_store = j.value("tma_store", false);
+    return c;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("kernel config: ") + e.what());
+  }
+}
+
+int KernelConfig::shared_bytes() const {
+  const int stage = (block_m + block_n) * block_k * 2;
+  const int barriers = 2 * stages * 8;
+  const int epilogue = tma_store ? block_m * block_n * 2 : 0;
+  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stages * stage + barriers + epilogue;
+}
+
+int KernelConfig::accumulator_registers() const {
+  const int rows_per_consumer = mode == ConsumerMode::cooperative ? block_m / std::max(consumers, 1) : block_m;
+  const int mma_m = rows_per_consumer / 64;
+  return mma_m * block_n / (acc == Accum::f32 ? 2 : 4);
+}
+
+std::vector<std::string> validity_problems(const KernelConfig& c) {
+  std::vector<std::string> p;
+  auto need = [&](bool ok, const std::string& why) {
+    if (!ok) p.push_back(why);
+  };
+  need(c.block_k == 64, "block_k must be 64: one 128-byte swizzle row of fp16 per stage");
+  need(c.block_n >= 8 && c.block_n <= 256 && c.block_n % 8 == 0, "block_n must be 8..256 in steps of 8 (wgmma N)");
+  need(c.block_m >= 64 && c.block_m <= 256 && c.block_m % 64 == 0,
+       "block_m must be 64..256 in steps of 64 (wgmma M is 64; a TMA box side is at most 256)");
+  need(c.consumers == 1 || c.consumers == 2, "1 or 2 consumer warpgroups");
+  if (c.mode == ConsumerMode::cooperative && c.consumers > 0)
+    need(c.block_m % (64 * c.consumers) == 0, "cooperative consumers split block_m into whole 64-row wgmma tiles");
+  need(c.stages >= 2 && c.stages <= 12, "2..12 pipeline stages");
+  need(c.shared_bytes() <= kMaxSharedBytesPerCta,
+       "needs " + std::to_string(c.shared_bytes()) + " bytes of shared memory, more than the 232448 a CTA can have");
+  const int budget = c.acc == Accum::f32 ? kConsumerAccumulatorBudgetF32 : kConsumerAccumulatorBudgetF16;
+  need(c.accumulator_registers() <= budget,
+       std::to_string(c.accumulator_registers()) + " accumulator registers per consumer thread exceed the budget of " +
+           std::to_string(budget) + " (consumers get 232-240 registers in all)");
+  need(c.cluster_m >= 1 && c.cluster_n >= 1 && c.cluster_m * c.cluster_n <= 2, "clusters of at most 2 CTAs");
+  need(!c.multicast || c.cluster_m * c.cluster_n > 1, "multicast needs a cluster of more than one CTA");
+  // Knobs the kernel family does not implement yet are refused here, not silently ignored.
+  need(c.layout == Layout::tn, "not implemented yet: layout nn (MN-major B through the wgmma transpose bit)");
+  need(c.mode == ConsumerMode::cooperative, "not implemented yet: ping-pong consumers");
+  need(c.cluster_m * c.cluster_n == 1 && !c.multicast, "not implemented yet: clusters and TMA multicast");
+  need(!c.tma_store, "not implemented yet: TMA-store epilogue");
+  return p;
+}
+
+std::vector<KernelConfig> config_space(Layout layout, Accum acc, const ConfigSpaceAxes& ax) {
+  std::vector<KernelConfig> out;
+  for (int bm : ax.block_m)
+    for (int bn : ax.block_n)
+      for (int s : ax.stages)
+        for (int c : ax.consumers)
+          for (ConsumerMode m : ax.modes)
+            for (auto [cm, cn] : ax.clusters)
+              for (bool mc : ax.multicast)
+                for (bool ts : ax.tma_store) {
+                  KernelConfig k;
+                  k.layout = layout;
+                  k.acc = acc;
+                  k.block_m = bm;
+                  k.block_n = bn;
+                  k.stages = s;
+                  k.consumers = c;
+                  k.mode = m;
+                  k.cluster_m = cm;
+                  k.cluster_n = cn;
+                  k.multicast = mc;
+                  k.tma_store = ts;
+                  if (is_valid(k)) out.push_back(k);
+                }
+  return out;
+}
+
+std::vector<KernelConfig> covering_sample(const std::vector<KernelConfig>& space, size_t count, uint64_t seed) {
+  if (count >= space.size()) return space;
+  std::vector<size_t> order(space.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937_64 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  // First, for every (knob, value) not yet covered, take the first shuffled config that has it;
+  // then fill up with the rest of the shuffled order.
+  auto knobs = [](const KernelConfig& c) {
+    return std::vector<std::string>{
+        "acc=" + to_string(c.acc),       "bm=" + std::to_string(c.block_m), "bn=" + std::to_string(c.block_n),
+        "s=" + std::to_string(c.stages), "c=" + std::to_string(c.consumers), std::string("mode=") + mode_name(c.mode),
+        "cl=" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n),
+        std::string("mc=") + (c.multicast ? "1" : "0"), std::string("ts=") + (c.tma_store ? "1" : "0")};
+  };
+  std::set<std::string> covered;
+  std::vector<bool> taken(space.size(), false);
+  std::vector<KernelConfig> out;
+  for (size_t i : order) {
+    bool adds = false;
+    for (const auto& k : knobs(space[i])) adds |= !covered.count(k);
+    if (!adds) continue;
+    for (const auto& k : knobs(space[i])) covered.insert(k);
+    taken[i] = true;
+    out.push_back(space[i]);
+  }
+  for (size_t i : order) {
+    if (out.size() >= count) break;
+    if (!taken[i]) out.push_back(space[i]);
+  }
+  return out;
+}
+
+std::string jit_source(const KernelConfig& c) {
+  const auto problems = validity_problems(c);
+  if (!problems.empty()) throw Error("kernel config " + c.name() + " is not valid: " + problems.front());
+  std::ostringstream o;
+  o << "// gemmforge JIT instantiation: " << c.name() << "\n"
+    << "#include \"sm90/hgemm_tn.cuh\"\n"
+    << "using Traits = gemmforge::sm90::HgemmTnTraits<" << c.block_m << ", " << c.block_n << ", " << c.stages << ", "
+    << c.consumers << ", " << (c.acc == Accum::f32 ? "true" : "false") << ">;\n"
+    << "extern \"C\" __global__ void __launch_bounds__(Traits::kThreads, 1)\n"
+    << kJitKernelName
+    << "(const __grid_constant__ gemmforge::ptx::TensorMap a, const __grid_constant__ gemmforge::ptx::TensorMap b,\n"
+    << "    gemmforge::ptx::u16* C, int M, int N, int K, int group_m) {\n"
+    << "  gemmforge::sm90::hgemm_tn_body<Traits>(a, b, C, M, N, K, group_m);\n"
+    << "}\n";
+  return o.str();
+}
+
+}  // namespace gemmforge

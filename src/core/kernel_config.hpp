@@ -1,0 +1,79 @@
+// The configuration of one gemmforge Hopper kernel (kernels/sm90/), its validity rules, the
+// space the tuner searches, and the JIT source of one instantiation. Host-only: no GPU needed.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gemmforge/types.hpp"
+
+namespace gemmforge {
+
+enum class ConsumerMode { cooperative, pingpong };
+
+// Compile-time knobs: each distinct value is a distinct cubin.
+struct KernelConfig {
+  Layout layout = Layout::tn;  // tn: B is N×K (K-major, wgmma's native B); nn: B is K×N (MN-major)
+  Accum acc = Accum::f32;
+  int block_m = 128;           // rows of C per CTA tile
+  int block_n = 128;           // columns of C per CTA tile: wgmma N, 8..256
+  int block_k = 64;            // K per stage: one 128-byte swizzle row of fp16 (fixed)
+  int stages = 4;              // shared-memory pipeline depth
+  int consumers = 2;           // consumer warpgroups (plus one TMA producer warpgroup)
+  ConsumerMode mode = ConsumerMode::cooperative;
+  int cluster_m = 1, cluster_n = 1;  // CTAs per cluster along M and N
+  bool multicast = false;      // TMA multicast of the shared operand inside the cluster
+  bool tma_store = false;      // epilogue through shared memory and a TMA store
+
+  bool operator==(const KernelConfig&) const = default;
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1"
+  nlohmann::json to_json() const;
+  static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
+
+  // Derived quantities the rules and the launcher use.
+  int threads() const { return (consumers + 1) * 128; }
+  int shared_bytes() const;        // dynamic shared memory per CTA
+  int accumulator_registers() const;  // per consumer thread
+};
+
+// Run-time knobs: the same cubin serves every value.
+struct LaunchKnobs {
+  bool persistent = true;  // grid = min(tiles, SMs) CTAs walking tiles; else one CTA per tile
+  int group_m = 8;         // tile-rows per raster group (L2 reuse of B tiles)
+};
+
+inline constexpr int kMaxSharedBytesPerCta = 232448;  // 227 KB on sm_90
+// Accumulator registers a consumer thread may hold, of the 232-240 it gets. f16 accumulators need
+// more headroom: NVRTC 13.0 spilled 32 bytes at 192 of them (192x256 tiles, one consumer).
+inline constexpr int kConsumerAccumulatorBudgetF32 = 192;
+inline constexpr int kConsumerAccumulatorBudgetF16 = 160;
+
+// Every reason the config cannot be built or run; empty means valid. Each rule says why.
+std::vector<std::string> validity_problems(const KernelConfig&);
+inline bool is_valid(const KernelConfig& c) { return validity_problems(c).empty(); }
+
+// The values each knob takes in the search space.
+struct ConfigSpaceAxes {
+  std::vector<int> block_m = {64, 128, 192, 256};
+  std::vector<int> block_n = {16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256};
+  std::vector<int> stages = {2, 3, 4, 5, 6, 7, 8};
+  std::vector<int> consumers = {1, 2};
+  std::vector<ConsumerMode> modes = {ConsumerMode::cooperative, ConsumerMode::pingpong};
+  std::vector<std::pair<int, int>> clusters = {{1, 1}, {2, 1}, {1, 2}};
+  std::vector<bool> multicast = {false, true};
+  std::vector<bool> tma_store = {false, true};
+};
+
+// Every valid config for one layout and accumulator, in a fixed order.
+std::vector<KernelConfig> config_space(Layout, Accum, const ConfigSpaceAxes& = {});
+// A reproducible sample that still contains every value of every knob that occurs in `space`.
+std::vector<KernelConfig> covering_sample(const std::vector<KernelConfig>& space, size_t count, uint64_t seed);
+
+// The complete CUDA source of one instantiation for NVRTC: includes the kernel header (found
+// through -I<repo>/kernels) and wraps it in extern "C" __global__ `kJitKernelName`.
+inline constexpr const char* kJitKernelName = "gemmforge_hgemm";
+std::string jit_source(const KernelConfig&);
+
+}  // namespace gemmforge

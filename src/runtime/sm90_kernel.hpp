@@ -1,0 +1,49 @@
+// One gemmforge Hopper kernel (a KernelConfig) as an implementation the evaluator can gate and
+// time: compiled through the JIT (cached), loaded with the driver API, launched with tensor maps.
+#pragma once
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "core/kernel_config.hpp"
+#include "eval/gemm_impl.hpp"
+#include "jit/driver_api.hpp"
+#include "jit/kernel_cache.hpp"
+
+namespace gemmforge {
+
+// Where the kernel headers are, for NVRTC's include path (the repository's kernels/).
+std::string kernel_include_dir();
+jit::CompileRequest compile_request(const KernelConfig&);
+
+// Why this config cannot serve this problem (layout, accumulator, or strides TMA cannot take);
+// empty when it can.
+std::string why_not_supported(const KernelConfig&, const Problem&);
+
+class Sm90Kernel final : public GemmImpl {
+ public:
+  // Loads the cubin of compile_cached(compile_request(config)) once; shapes share the module.
+  static std::shared_ptr<jit::LoadedKernel> load(const KernelConfig&, const std::vector<char>& cubin);
+  Sm90Kernel(DeviceContext&, KernelConfig, LaunchKnobs, std::shared_ptr<jit::LoadedKernel>);
+  std::string name() const override { return "gemmforge"; }
+  std::string note() const override { return config_.name(); }
+  void prepare(const Problem&, const std::vector<Operands>& sets) override;
+  void run(const Operands&) override;
+  const KernelConfig& config() const { return config_; }
+
+ private:
+  struct Maps {
+    CUtensorMap a, b;
+  };
+  const Maps& maps_for(const Operands&);  // encoded once per operand address pair
+
+  DeviceContext& ctx_;
+  KernelConfig config_;
+  LaunchKnobs knobs_;
+  std::shared_ptr<jit::LoadedKernel> kernel_;
+  Problem problem_;
+  dim3 grid_{1, 1, 1};
+  std::map<std::pair<const void*, const void*>, Maps> maps_;
+};
+
+}  // namespace gemmforge

@@ -1,0 +1,133 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/kernel_config.hpp"
+
+namespace gemmforge {
+namespace {
+
+bool mentions(const std::vector<std::string>& problems, const std::string& what) {
+  for (const auto& p : problems)
+    if (p.find(what) != std::string::npos) return true;
+  return false;
+}
+
+TEST(KernelConfig, TheDefaultIsValid) { EXPECT_TRUE(is_valid(KernelConfig{})) << validity_problems(KernelConfig{})[0]; }
+
+TEST(KernelConfig, RulesRejectWithAReason) {
+  KernelConfig c;
+  c.block_n = 260;
+  EXPECT_TRUE(mentions(validity_problems(c), "wgmma N"));
+  c = {};
+  c.block_n = 100;  // not a multiple of 8
+  EXPECT_TRUE(mentions(validity_problems(c), "steps of 8"));
+  c = {};
+  c.block_m = 64;  // two cooperative consumers need two 64-row tiles
+  EXPECT_TRUE(mentions(validity_problems(c), "whole 64-row"));
+  c = {};
+  c.block_m = 256;
+  c.block_n = 256;
+  c.stages = 8;  // 8 × 64 KB of stages
+  EXPECT_TRUE(mentions(validity_problems(c), "shared memory"));
+  c = {};
+  c.block_m = 256;
+  c.block_n = 256;
+  c.stages = 2;  // 2 × 64 rows × 256 columns of fp32 per consumer thread: 256 registers
+  EXPECT_TRUE(mentions(validity_problems(c), "accumulator registers"));
+  c.acc = Accum::f16;  // half the registers: fits
+  EXPECT_FALSE(mentions(validity_problems(c), "accumulator registers"));
+  c = {};
+  c.multicast = true;
+  EXPECT_TRUE(mentions(validity_problems(c), "multicast needs a cluster"));
+  c = {};
+  c.cluster_m = 2;
+  c.cluster_n = 2;
+  EXPECT_TRUE(mentions(validity_problems(c), "at most 2 CTAs"));
+  c = {};
+  c.block_k = 32;
+  EXPECT_TRUE(mentions(validity_problems(c), "block_k must be 64"));
+}
+
+TEST(KernelConfig, UnimplementedKnobsAreRefusedNotIgnored) {
+  KernelConfig c;
+  c.layout = Layout::nn;
+  EXPECT_TRUE(mentions(validity_problems(c), "not implemented yet: layout nn"));
+  c = {};
+  c.mode = ConsumerMode::pingpong;
+  EXPECT_TRUE(mentions(validity_problems(c), "not implemented yet"));
+  c = {};
+  c.tma_store = true;
+  EXPECT_TRUE(mentions(validity_problems(c), "not implemented yet"));
+  EXPECT_THROW(jit_source(c), Error);
+}
+
+TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
+  KernelConfig c;  // 128x128, 4 stages, 2 consumers, f32
+  EXPECT_EQ(c.shared_bytes(), 1024 + 4 * (128 + 128) * 64 * 2 + 2 * 4 * 8);
+  EXPECT_EQ(c.accumulator_registers(), 64);  // one 64x128 wgmma tile: 128·64/128 threads
+  EXPECT_EQ(c.threads(), 384);
+}
+
+TEST(KernelConfig, JsonRoundTrip) {
+  KernelConfig c;
+  c.block_n = 208;
+  c.stages = 5;
+  c.acc = Accum::f16;
+  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  EXPECT_THROW(KernelConfig::from_json(nlohmann::json{{"layout", "tn"}}), Error);
+}
+
+TEST(ConfigSpace, HoldsOnlyValidConfigsAndEveryKnobValue) {
+  const auto space = config_space(Layout::tn, Accum::f32);
+  ASSERT_GT(space.size(), 200u);
+  std::set<int> bm, bn, st, cons;
+  for (const auto& c : space) {
+    EXPECT_TRUE(is_valid(c)) << c.name();
+    bm.insert(c.block_m);
+    bn.insert(c.block_n);
+    st.insert(c.stages);
+    cons.insert(c.consumers);
+  }
+  EXPECT_EQ(bm.size(), 4u);
+  EXPECT_EQ(bn.size(), 16u);
+  EXPECT_EQ(st.size(), 7u);
+  EXPECT_EQ(cons.size(), 2u);
+  std::set<std::string> names;
+  for (const auto& c : space) EXPECT_TRUE(names.insert(c.name()).second) << "duplicate " << c.name();
+}
+
+TEST(ConfigSpace, CoveringSampleIsReproducibleAndCoversEveryValue) {
+  auto space = config_space(Layout::tn, Accum::f32);
+  const auto f16 = config_space(Layout::tn, Accum::f16);
+  space.insert(space.end(), f16.begin(), f16.end());
+  const auto a = covering_sample(space, 100, 3), b = covering_sample(space, 100, 3);
+  ASSERT_EQ(a.size(), 100u);
+  EXPECT_EQ(a, b);
+  std::set<int> bm, bn, st, cons;
+  std::set<Accum> accs;
+  for (const auto& c : a) {
+    bm.insert(c.block_m);
+    bn.insert(c.block_n);
+    st.insert(c.stages);
+    cons.insert(c.consumers);
+    accs.insert(c.acc);
+  }
+  EXPECT_EQ(bm.size(), 4u);
+  EXPECT_EQ(bn.size(), 16u);
+  EXPECT_EQ(st.size(), 7u);
+  EXPECT_EQ(cons.size(), 2u);
+  EXPECT_EQ(accs.size(), 2u);
+}
+
+TEST(JitSource, NamesTheInstantiation) {
+  KernelConfig c;
+  c.block_n = 192;
+  const std::string src = jit_source(c);
+  EXPECT_NE(src.find("HgemmTnTraits<128, 192, 4, 2, true>"), std::string::npos) << src;
+  EXPECT_NE(src.find(std::string("extern \"C\" __global__")), std::string::npos);
+  EXPECT_NE(src.find(kJitKernelName), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gemmforge
