@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -177,7 +178,8 @@ std::string to_csv_row(const BenchRecord& r) {
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& contents) {
-  const auto tmp = std::filesystem::path(path.string() + ".tmp");
+  // A temporary name of this process's own, so two writers of one path never share a half file.
+  const auto tmp = std::filesystem::path(path.string() + "." + std::to_string(getpid()) + ".tmp");
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw Error("cannot write '" + tmp.string() + "'");
