@@ -45,7 +45,7 @@ struct HgemmTnTraits {
   static constexpr int kSmemBytes = 1024 /* alignment slack */ + kStages * kStageBytes + kBarrierBytes;
   // Registers per thread after rebalancing: the producer keeps 40, consumers share the rest.
   static constexpr int kProducerRegs = 40;
-  static constexpr int kConsumerRegs = kConsumers == 1 ? 240 : 232;
+  static constexpr int kConsumerRegs = 232;  // (384 threads: 128 × 40 + 256 × 232 ≤ 65536)
   using Mma = ptx::Wgmma<kBlockN, kF32Acc, 0>;
   using AccReg = typename AccRegOf<kF32Acc>::type;  // float, or two fp16 packed in a u32
 
@@ -84,7 +84,9 @@ __device__ inline void hgemm_tn_body(const ptx::TensorMap& tmap_a, const ptx::Te
   const int warpgroup = threadIdx.x / 128;
 
   if (warpgroup == 0) {  // producer
-    setmaxnreg_dec<T::kProducerRegs>();
+    // With one consumer the register file has room for everyone (65536 / 256 = 256 each), and
+    // setmaxnreg.inc below the entry count would be undefined: rebalance only with two.
+    if constexpr (T::kConsumers > 1) setmaxnreg_dec<T::kProducerRegs>();
     if (threadIdx.x == 0) {
       tma_prefetch_descriptor(&tmap_a);
       tma_prefetch_descriptor(&tmap_b);
@@ -105,11 +107,13 @@ __device__ inline void hgemm_tn_body(const ptx::TensorMap& tmap_a, const ptx::Te
         }
       }
     }
+    // Returning with loads in flight is safe for a one-CTA cluster (the CTA lives until its
+    // consumers finish); with clusters, wait for the last kStages empty barriers first.
     return;
   }
 
   // consumers
-  setmaxnreg_inc<T::kConsumerRegs>();
+  if constexpr (T::kConsumers > 1) setmaxnreg_inc<T::kConsumerRegs>();
   using Reg = typename T::AccReg;
   const int consumer = warpgroup - 1;
   const int warp_in_wg = (threadIdx.x % 128) / 32, lane = lane_id();

@@ -49,6 +49,10 @@ const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   const auto key = std::make_pair(static_cast<const void*>(o.A), static_cast<const void*>(o.B));
   if (auto it = maps_.find(key); it != maps_.end()) return it->second;
   const auto& s = problem_.shape;
+  // TMA needs 16-byte aligned bases; the epilogue's paired stores need a 4-byte aligned C.
+  auto misaligned = [](const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a != 0; };
+  if (misaligned(o.A, 16) || misaligned(o.B, 16) || misaligned(o.C, 4))
+    throw Error(config_.name() + ": operands must be 16-byte (A, B) and 4-byte (C) aligned");
   // 2-D maps, innermost dimension first: K, then rows. Boxes are one stage of one operand,
   // 64 fp16 (128 bytes) wide with the 128-byte swizzle the wgmma descriptors expect; reads past
   // the matrix edge come back as zeros.
