@@ -6,7 +6,7 @@
 #   scripts/gpu_round.sh grid    — all 1000 grid shapes × both layouts × 4 baselines, gpu+offline
 #   scripts/gpu_round.sh server  — GPU tests, server mode on a 100-shape sample, verify on the grid
 #   scripts/gpu_round.sh kernels — compile every Hopper config, the kernel's GPU tests, and a
-#                                  first sweep against cuBLASLt on three large/mid shapes (tn)
+#                                  first sweep against cuBLASLt on three large/mid shapes (nn, tn)
 set -uo pipefail
 stage=${1:-check}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,10 +48,10 @@ case "$stage" in
     ;;
   kernels)
     export GEMMFORGE_CACHE_DIR="$OUT/../kernel-cache"
-    "$BIN/gemmforge" kernels --compile --acc both --out "$OUT/kernels_compiled.json" 2>&1 | tail -3
+    "$BIN/gemmforge" kernels --compile --layout both --acc both --out "$OUT/kernels_compiled.json" 2>&1 | tail -3
     "$BIN/gemmforge_cpu_tests" --gtest_filter='JitDriverApi*' > "$OUT/sm90_tests.log" 2>&1
     "$BIN/gemmforge_gpu_tests" --gtest_filter='Sm90Kernel*' >> "$OUT/sm90_tests.log" 2>&1; tail -30 "$OUT/sm90_tests.log"
-    "$BIN/gemmforge" bench --shape 4096x4096x4096 --shape 8192x8192x8192 --shape 2048x2048x1024 --layout tn \
+    "$BIN/gemmforge" bench --shape 4096x4096x4096 --shape 8192x8192x8192 --shape 2048x2048x1024 --layout both \
       --impl gemmforge,cublaslt-autotune,cublas --configs all --mode gpu,offline --out "$OUT/sweep" 2>&1 | tee "$OUT/sweep.log" | tail -30
     ;;
   *) echo "unknown stage '$stage' (check, grid, server, kernels)" >&2; exit 2 ;;

@@ -20,6 +20,19 @@ __device__ inline u64 make_kmajor_sw128_desc(const void* tile) {
 // (the hardware applies the swizzle to the advanced address).
 __device__ inline u64 advance_desc_k(u64 desc, int k_elems) { return desc + u64((k_elems * 2) >> 4); }
 
+// Matrix descriptor for an MN-major operand stored as blocks of 64 MN-elements (128-byte swizzle
+// rows), one row per k: for MN-major swizzled layouts the leading byte offset is the distance
+// between consecutive 64-element MN blocks and the stride byte offset the distance between
+// 8-row (8-k) groups, 1024 B (PTX ISA, "Leading/Stride Dimension Byte Offset", MN-major rows).
+__device__ inline u64 make_mnmajor_sw128_desc(const void* tile, u32 block_bytes) {
+  const u64 start = (smem_addr(tile) & 0x3FFFF) >> 4;
+  constexpr u64 kStride = 1024 >> 4, kSwizzle128 = 1;
+  return start | (u64(block_bytes >> 4) << 16) | (kStride << 32) | (kSwizzle128 << 62);
+}
+
+// Advances an MN-major SW128 descriptor by `k_elems` rows of K (each row is 128 bytes).
+__device__ inline u64 advance_desc_mn_major_k(u64 desc, int k_elems) { return desc + u64((k_elems * 128) >> 4); }
+
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ inline void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int kPending>

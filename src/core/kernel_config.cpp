@@ -92,7 +92,8 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   need(c.cluster_m >= 1 && c.cluster_n >= 1 && c.cluster_m * c.cluster_n <= 2, "clusters of at most 2 CTAs");
   need(!c.multicast || c.cluster_m * c.cluster_n > 1, "multicast needs a cluster of more than one CTA");
   // Knobs the kernel family does not implement yet are refused here, not silently ignored.
-  need(c.layout == Layout::tn, "not implemented yet: layout nn (MN-major B through the wgmma transpose bit)");
+  need(c.layout == Layout::tn || c.block_n % 64 == 0,
+       "layout nn loads B in 64-column blocks (N-major, 128-byte swizzle): block_n must be a multiple of 64");
   need(c.mode == ConsumerMode::cooperative, "not implemented yet: ping-pong consumers");
   need(c.cluster_m * c.cluster_n == 1 && !c.multicast, "not implemented yet: clusters and TMA multicast");
   need(!c.tma_store, "not implemented yet: TMA-store epilogue");
@@ -164,14 +165,15 @@ std::string jit_source(const KernelConfig& c) {
   if (!problems.empty()) throw Error("kernel config " + c.name() + " is not valid: " + problems.front());
   std::ostringstream o;
   o << "// gemmforge JIT instantiation: " << c.name() << "\n"
-    << "#include \"sm90/hgemm_tn.cuh\"\n"
-    << "using Traits = gemmforge::sm90::HgemmTnTraits<" << c.block_m << ", " << c.block_n << ", " << c.stages << ", "
-    << c.consumers << ", " << (c.acc == Accum::f32 ? "true" : "false") << ">;\n"
+    << "#include \"sm90/hgemm_ws.cuh\"\n"
+    << "using Traits = gemmforge::sm90::HgemmTraits<" << c.block_m << ", " << c.block_n << ", " << c.stages << ", "
+    << c.consumers << ", " << (c.acc == Accum::f32 ? "true" : "false") << ", "
+    << (c.layout == Layout::nn ? "true" : "false") << ">;\n"
     << "extern \"C\" __global__ void __launch_bounds__(Traits::kThreads, 1)\n"
     << kJitKernelName
     << "(const __grid_constant__ gemmforge::ptx::TensorMap a, const __grid_constant__ gemmforge::ptx::TensorMap b,\n"
     << "    gemmforge::ptx::u16* C, int M, int N, int K, int group_m) {\n"
-    << "  gemmforge::sm90::hgemm_tn_body<Traits>(a, b, C, M, N, K, group_m);\n"
+    << "  gemmforge::sm90::hgemm_body<Traits>(a, b, C, M, N, K, group_m);\n"
     << "}\n";
   return o.str();
 }

@@ -6,7 +6,7 @@
 
 namespace gemmforge {
 
-std::string kernel_include_dir() { return find_data_file("kernels/sm90/hgemm_tn.cuh").parent_path().parent_path().string(); }
+std::string kernel_include_dir() { return find_data_file("kernels/sm90/hgemm_ws.cuh").parent_path().parent_path().string(); }
 
 jit::CompileRequest compile_request(const KernelConfig& c) {
   jit::CompileRequest r;
@@ -20,8 +20,11 @@ jit::CompileRequest compile_request(const KernelConfig& c) {
 std::string why_not_supported(const KernelConfig& c, const Problem& p) {
   if (c.layout != p.layout) return "config is for layout " + to_string(c.layout);
   if (c.acc != p.acc) return "config accumulates in " + to_string(c.acc);
-  // TMA needs every row stride to be a multiple of 16 bytes: A and B rows are K fp16 long.
+  // TMA needs every row stride to be a multiple of 16 bytes: A rows are K fp16 long, B rows are
+  // K long in tn and N long in nn.
   if (p.shape.K % 8 != 0) return "K = " + std::to_string(p.shape.K) + " is not a multiple of 8 (TMA needs 16-byte row strides)";
+  if (p.layout == Layout::nn && p.shape.N % 8 != 0)
+    return "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (TMA needs 16-byte rows of B in layout nn)";
   if (p.shape.M > (int64_t(1) << 31) - 1 || p.shape.N > (int64_t(1) << 31) - 1) return "dimension too large for int indexing";
   return {};
 }
@@ -53,19 +56,22 @@ const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   auto misaligned = [](const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a != 0; };
   if (misaligned(o.A, 16) || misaligned(o.B, 16) || misaligned(o.C, 4))
     throw Error(config_.name() + ": operands must be 16-byte (A, B) and 4-byte (C) aligned");
-  // 2-D maps, innermost dimension first: K, then rows. Boxes are one stage of one operand,
-  // 64 fp16 (128 bytes) wide with the 128-byte swizzle the wgmma descriptors expect; reads past
-  // the matrix edge come back as zeros.
-  auto operand_map = [&](const void* base, int64_t rows, int box_rows) {
-    const cuuint64_t dims[2] = {cuuint64_t(s.K), cuuint64_t(rows)};
-    const cuuint64_t strides[1] = {cuuint64_t(s.K) * 2};
-    const cuuint32_t box[2] = {cuuint32_t(config_.block_k), cuuint32_t(box_rows)};
+  // 2-D maps, innermost dimension first. Boxes are 64 fp16 (128 bytes) wide, with the 128-byte
+  // swizzle the wgmma descriptors expect; reads past the matrix edge come back as zeros.
+  // K-major operands (A; B in tn): {K, rows}, one box per stage. N-major B (nn): {N, K}, boxes of
+  // 64 columns × block_k rows, block_n / 64 of them per stage.
+  auto operand_map = [&](const void* base, int64_t inner, int64_t outer, int box_outer) {
+    const cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
+    const cuuint64_t strides[1] = {cuuint64_t(inner) * 2};
+    const cuuint32_t box[2] = {64, cuuint32_t(box_outer)};
     const cuuint32_t elem[2] = {1, 1};
     return jit::encode_tensor_map_tiled(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides,
                                         box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   };
-  Maps m{operand_map(o.A, s.M, config_.block_m), operand_map(o.B, s.N, config_.block_n)};
+  const bool n_major = problem_.layout == Layout::nn;
+  Maps m{operand_map(o.A, s.K, s.M, config_.block_m),
+         n_major ? operand_map(o.B, s.N, s.K, config_.block_k) : operand_map(o.B, s.K, s.N, config_.block_n)};
   return maps_.emplace(key, m).first->second;
 }
 

@@ -24,10 +24,13 @@ jit::CompileRequest request(const KernelConfig& c) {
   return r;
 }
 
-std::vector<KernelConfig> tn_space() {
-  auto space = config_space(Layout::tn, Accum::f32);
-  const auto f16 = config_space(Layout::tn, Accum::f16);
-  space.insert(space.end(), f16.begin(), f16.end());
+std::vector<KernelConfig> whole_space() {
+  std::vector<KernelConfig> space;
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (Accum a : {Accum::f32, Accum::f16}) {
+      const auto part = config_space(l, a);
+      space.insert(space.end(), part.begin(), part.end());
+    }
   return space;
 }
 
@@ -43,7 +46,7 @@ std::string capture(const std::string& cmd) {
 }
 
 TEST(KernelCompile, ACoveringSampleCompilesForSm90aWithoutSpills) {
-  const auto sample = covering_sample(tn_space(), 100, 20261129);
+  const auto sample = covering_sample(whole_space(), 100, 20261129);
   ASSERT_GE(sample.size(), 100u);
   std::vector<jit::CompileRequest> reqs;
   for (const auto& c : sample) reqs.push_back(request(c));
@@ -66,7 +69,10 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   KernelConfig f16;
   f16.acc = Accum::f16;
   f16.block_n = 256;
-  for (const auto& c : {f32, f16}) {
+  KernelConfig nn;
+  nn.layout = Layout::nn;
+  nn.block_n = 192;
+  for (const auto& c : {f32, f16, nn}) {
     const auto r = jit::compile(request(c));
     ASSERT_TRUE(r.ok) << r.log;
     const auto path = dir / (c.name() + ".cubin");

@@ -49,11 +49,18 @@ TEST(KernelConfig, RulesRejectWithAReason) {
   EXPECT_TRUE(mentions(validity_problems(c), "block_k must be 64"));
 }
 
-TEST(KernelConfig, UnimplementedKnobsAreRefusedNotIgnored) {
+TEST(KernelConfig, LayoutNnNeedsWhole64ColumnBlocks) {
   KernelConfig c;
   c.layout = Layout::nn;
-  EXPECT_TRUE(mentions(validity_problems(c), "not implemented yet: layout nn"));
-  c = {};
+  EXPECT_TRUE(is_valid(c));
+  c.block_n = 96;
+  EXPECT_TRUE(mentions(validity_problems(c), "multiple of 64"));
+  c.layout = Layout::tn;
+  EXPECT_TRUE(is_valid(c));
+}
+
+TEST(KernelConfig, UnimplementedKnobsAreRefusedNotIgnored) {
+  KernelConfig c;
   c.mode = ConsumerMode::pingpong;
   EXPECT_TRUE(mentions(validity_problems(c), "not implemented yet"));
   c = {};
@@ -124,7 +131,7 @@ TEST(JitSource, NamesTheInstantiation) {
   KernelConfig c;
   c.block_n = 192;
   const std::string src = jit_source(c);
-  EXPECT_NE(src.find("HgemmTnTraits<128, 192, 4, 2, true>"), std::string::npos) << src;
+  EXPECT_NE(src.find("HgemmTraits<128, 192, 4, 2, true, false>"), std::string::npos) << src;
   EXPECT_NE(src.find(std::string("extern \"C\" __global__")), std::string::npos);
   EXPECT_NE(src.find(kJitKernelName), std::string::npos);
 }

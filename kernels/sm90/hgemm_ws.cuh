@@ -1,4 +1,6 @@
-// Warp-specialized Hopper HGEMM, C[M×N] = A[M×K] · B[N×K]ᵀ (layout tn: both operands K-major).
+// Warp-specialized Hopper HGEMM, C[M×N] = A[M×K] · B, A K-major. B is N×K (layout tn, K-major,
+// wgmma's native B) or K×N (layout nn, N-major: TMA loads 64-column blocks of it and wgmma reads
+// them with its transpose bit, so no transposing copy is ever made).
 //
 // One producer warpgroup (a single elected thread) streams A and B tiles with TMA into a ring
 // of kStages shared-memory stages; kConsumers warpgroups split the BM rows of each tile
@@ -30,10 +32,11 @@ struct AccRegOf<false> {
 
 // Every compile-time constant of one instantiation, and the invariants that make it valid.
 // The host-side rules in src/core/kernel_config.cpp check the same things with reasons.
-template <int kBlockM_, int kBlockN_, int kStages_, int kConsumers_, bool kF32Acc_>
-struct HgemmTnTraits {
+template <int kBlockM_, int kBlockN_, int kStages_, int kConsumers_, bool kF32Acc_, bool kBNMajor_>
+struct HgemmTraits {
   static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kStages = kStages_, kConsumers = kConsumers_;
   static constexpr bool kF32Acc = kF32Acc_;
+  static constexpr bool kBNMajor = kBNMajor_;             // layout nn
   static constexpr int kBlockK = 64;                       // one 128-byte swizzle row of fp16
   static constexpr int kThreads = (kConsumers + 1) * 128;  // producer warpgroup + consumers
   static constexpr int kWgRows = kBlockM / kConsumers;     // rows of C per consumer warpgroup
@@ -46,19 +49,23 @@ struct HgemmTnTraits {
   // Registers per thread after rebalancing: the producer keeps 40, consumers share the rest.
   static constexpr int kProducerRegs = 40;
   static constexpr int kConsumerRegs = 232;  // (384 threads: 128 × 40 + 256 × 232 ≤ 65536)
-  using Mma = ptx::Wgmma<kBlockN, kF32Acc, 0>;
+  using Mma = ptx::Wgmma<kBlockN, kF32Acc, kBNMajor ? 1 : 0>;
+  // N-major B arrives as blocks of 64 columns (one 128-byte swizzle row each), kBlockK rows tall.
+  static constexpr int kBColumnBlock = 64;
+  static constexpr int kBColumnBlockBytes = kBlockK * kBColumnBlock * 2;
   using AccReg = typename AccRegOf<kF32Acc>::type;  // float, or two fp16 packed in a u32
 
   static_assert(kBlockM % (64 * kConsumers) == 0, "each consumer warpgroup takes whole 64-row wgmma tiles");
   static_assert(kBlockN % 8 == 0 && kBlockN >= 8 && kBlockN <= 256, "wgmma N is 8..256 in steps of 8");
   static_assert(kBlockM <= 256 && kBlockN <= 256, "a TMA box side is at most 256 elements");
   static_assert(kStages >= 2, "a pipeline needs at least two stages");
+  static_assert(!kBNMajor || kBlockN % kBColumnBlock == 0, "N-major B tiles are whole 64-column blocks");
   static_assert(kSmemBytes <= 232448, "227 KB of shared memory per CTA at most");
   static_assert(kMmaM * Mma::kRegs <= 192, "accumulators must fit the consumer register budget");
 };
 
 template <class T>
-__device__ inline void hgemm_tn_body(const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b, ptx::u16* C, int M,
+__device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b, ptx::u16* C, int M,
                                      int N, int K, int group_m) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace ptx;
@@ -99,7 +106,14 @@ __device__ inline void hgemm_tn_body(const ptx::TensorMap& tmap_a, const ptx::Te
           mbarrier_wait(&empty[stage], phase ^ 1);  // a fresh barrier counts as released
           mbarrier_arrive_expect_tx(&full[stage], T::kStageBytes);
           tma_load_2d(a_tile(stage), &tmap_a, &full[stage], kb * T::kBlockK, tm * T::kBlockM);
-          tma_load_2d(b_tile(stage), &tmap_b, &full[stage], kb * T::kBlockK, tn * T::kBlockN);
+          if constexpr (T::kBNMajor) {
+#pragma unroll
+            for (int j = 0; j < T::kBlockN / T::kBColumnBlock; ++j)
+              tma_load_2d(b_tile(stage) + j * T::kBColumnBlockBytes, &tmap_b, &full[stage],
+                          tn * T::kBlockN + j * T::kBColumnBlock, kb * T::kBlockK);
+          } else {
+            tma_load_2d(b_tile(stage), &tmap_b, &full[stage], kb * T::kBlockK, tn * T::kBlockN);
+          }
           if (++stage == T::kStages) {
             stage = 0;
             phase ^= 1;
@@ -137,10 +151,15 @@ __device__ inline void hgemm_tn_body(const ptx::TensorMap& tmap_a, const ptx::Te
       for (int mi = 0; mi < T::kMmaM; ++mi) {
         // This warpgroup's 64-row slice: whole 128-byte rows, so the swizzle phase is unchanged.
         const u64 desc_a = make_kmajor_sw128_desc(a_tile(stage) + (consumer * T::kWgRows + mi * 64) * 128);
-        const u64 desc_b = make_kmajor_sw128_desc(b_tile(stage));
 #pragma unroll
-        for (int k = 0; k < T::kBlockK; k += 16)
-          T::Mma::mma(advance_desc_k(desc_a, k), advance_desc_k(desc_b, k), acc[mi], 1u);
+        for (int k = 0; k < T::kBlockK; k += 16) {
+          u64 desc_b;
+          if constexpr (T::kBNMajor)
+            desc_b = advance_desc_mn_major_k(make_mnmajor_sw128_desc(b_tile(stage), T::kBColumnBlockBytes), k);
+          else
+            desc_b = advance_desc_k(make_kmajor_sw128_desc(b_tile(stage)), k);
+          T::Mma::mma(advance_desc_k(desc_a, k), desc_b, acc[mi], 1u);
+        }
       }
       wgmma_commit();
       // Correctness first: wait for this stage's wgmmas before releasing it. Keeping one group
