@@ -137,7 +137,7 @@ std::vector<KernelConfig> covering_sample(const std::vector<KernelConfig>& space
   // then fill up with the rest of the shuffled order.
   auto knobs = [](const KernelConfig& c) {
     return std::vector<std::string>{
-        "acc=" + to_string(c.acc),       "bm=" + std::to_string(c.block_m), "bn=" + std::to_string(c.block_n),
+        "layout=" + to_string(c.layout), "acc=" + to_string(c.acc),       "bm=" + std::to_string(c.block_m), "bn=" + std::to_string(c.block_n),
         "s=" + std::to_string(c.stages), "c=" + std::to_string(c.consumers), std::string("mode=") + mode_name(c.mode),
         "cl=" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n),
         std::string("mc=") + (c.multicast ? "1" : "0"), std::string("ts=") + (c.tma_store ? "1" : "0")};

@@ -85,46 +85,56 @@ TEST(KernelConfig, JsonRoundTrip) {
   EXPECT_THROW(KernelConfig::from_json(nlohmann::json{{"layout", "tn"}}), Error);
 }
 
-TEST(ConfigSpace, HoldsOnlyValidConfigsAndEveryKnobValue) {
-  const auto space = config_space(Layout::tn, Accum::f32);
-  ASSERT_GT(space.size(), 200u);
-  std::set<int> bm, bn, st, cons;
-  for (const auto& c : space) {
-    EXPECT_TRUE(is_valid(c)) << c.name();
-    bm.insert(c.block_m);
-    bn.insert(c.block_n);
-    st.insert(c.stages);
-    cons.insert(c.consumers);
-  }
-  EXPECT_EQ(bm.size(), 4u);
-  EXPECT_EQ(bn.size(), 16u);
-  EXPECT_EQ(st.size(), 7u);
-  EXPECT_EQ(cons.size(), 2u);
-  std::set<std::string> names;
-  for (const auto& c : space) EXPECT_TRUE(names.insert(c.name()).second) << "duplicate " << c.name();
-}
-
-TEST(ConfigSpace, CoveringSampleIsReproducibleAndCoversEveryValue) {
-  auto space = config_space(Layout::tn, Accum::f32);
-  const auto f16 = config_space(Layout::tn, Accum::f16);
-  space.insert(space.end(), f16.begin(), f16.end());
-  const auto a = covering_sample(space, 100, 3), b = covering_sample(space, 100, 3);
-  ASSERT_EQ(a.size(), 100u);
-  EXPECT_EQ(a, b);
+// How many distinct values each knob takes in a list of configs.
+struct KnobCounts {
+  size_t block_m, block_n, stages, consumers, accs, layouts;
+};
+KnobCounts count_knobs(const std::vector<KernelConfig>& configs) {
   std::set<int> bm, bn, st, cons;
   std::set<Accum> accs;
-  for (const auto& c : a) {
+  std::set<Layout> layouts;
+  for (const auto& c : configs) {
     bm.insert(c.block_m);
     bn.insert(c.block_n);
     st.insert(c.stages);
     cons.insert(c.consumers);
     accs.insert(c.acc);
+    layouts.insert(c.layout);
   }
-  EXPECT_EQ(bm.size(), 4u);
-  EXPECT_EQ(bn.size(), 16u);
-  EXPECT_EQ(st.size(), 7u);
-  EXPECT_EQ(cons.size(), 2u);
-  EXPECT_EQ(accs.size(), 2u);
+  return {bm.size(), bn.size(), st.size(), cons.size(), accs.size(), layouts.size()};
+}
+
+TEST(ConfigSpace, HoldsOnlyValidConfigsAndEveryKnobValue) {
+  const auto space = config_space(Layout::tn, Accum::f32);
+  ASSERT_GT(space.size(), 200u);
+  for (const auto& c : space) EXPECT_TRUE(is_valid(c)) << c.name();
+  const auto n = count_knobs(space);
+  EXPECT_EQ(n.block_m, 4u);
+  EXPECT_EQ(n.block_n, 16u);
+  EXPECT_EQ(n.stages, 7u);
+  EXPECT_EQ(n.consumers, 2u);
+  std::set<std::string> names;
+  for (const auto& c : space) EXPECT_TRUE(names.insert(c.name()).second) << "duplicate " << c.name();
+  for (const auto& c : config_space(Layout::nn, Accum::f32)) EXPECT_EQ(c.block_n % 64, 0) << c.name();
+}
+
+TEST(ConfigSpace, CoveringSampleIsReproducibleAndCoversEveryValue) {
+  std::vector<KernelConfig> space;
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (Accum a : {Accum::f32, Accum::f16}) {
+      const auto part = config_space(l, a);
+      space.insert(space.end(), part.begin(), part.end());
+    }
+  const auto a = covering_sample(space, 100, 3), b = covering_sample(space, 100, 3);
+  ASSERT_EQ(a.size(), 100u);
+  EXPECT_EQ(a, b);
+  const auto n = count_knobs(a);
+  EXPECT_EQ(n.block_m, 4u);
+  EXPECT_EQ(n.block_n, 16u);
+  EXPECT_EQ(n.stages, 7u);
+  EXPECT_EQ(n.consumers, 2u);
+  EXPECT_EQ(n.accs, 2u);
+  EXPECT_EQ(n.layouts, 2u);
 }
 
 TEST(JitSource, NamesTheInstantiation) {
