@@ -1,0 +1,311 @@
+#include "search/strategy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+
+#include "core/stats.hpp"
+
+namespace gemmforge {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A config as the values of its searchable knobs; layout and accumulator are fixed by the problem.
+using Knobs = std::vector<int>;
+Knobs knobs_of(const KernelConfig& c) {
+  return {c.block_m, c.block_n, c.stages, c.consumers, int(c.mode), c.cluster_m, c.cluster_n, c.multicast, c.tma_store};
+}
+
+// The space, indexed by knob values, with each knob's domain.
+struct IndexedSpace {
+  const std::vector<KernelConfig>& configs;
+  std::map<Knobs, size_t> index;
+  std::vector<std::vector<int>> domains;  // sorted distinct values per knob
+
+  explicit IndexedSpace(const std::vector<KernelConfig>& space) : configs(space) {
+    std::vector<std::set<int>> d;
+    for (size_t i = 0; i < space.size(); ++i) {
+      const Knobs k = knobs_of(space[i]);
+      index.emplace(k, i);
+      if (d.empty()) d.resize(k.size());
+      for (size_t j = 0; j < k.size(); ++j) d[j].insert(k[j]);
+    }
+    for (auto& s : d) domains.emplace_back(s.begin(), s.end());
+  }
+  std::optional<size_t> find(const Knobs& k) const {
+    auto it = index.find(k);
+    return it == index.end() ? std::nullopt : std::optional<size_t>(it->second);
+  }
+};
+
+// Bookkeeping shared by every strategy: no config is measured twice, the budget is respected,
+// and the trace records the best time after each measurement.
+class Session {
+ public:
+  Session(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget)
+      : shape_(s), space_(space), measure_(m), budget_(std::min<int>(budget, int(space.size()))) {}
+  bool done() const { return int(measured_.size()) >= budget_; }
+  bool measured(size_t i) const { return measured_.count(i) != 0; }
+  std::optional<double> measure(size_t i) {
+    measured_.insert(i);
+    const auto t = measure_(shape_, space_[i]);
+    if (t && (!trace_.best || *t < trace_.best_us)) {
+      trace_.best = space_[i];
+      trace_.best_us = *t;
+    }
+    trace_.best_after.push_back(trace_.best ? trace_.best_us : kInf);
+    return t;
+  }
+  std::optional<size_t> random_unmeasured(std::mt19937_64& rng) const {
+    if (measured_.size() >= space_.size()) return std::nullopt;
+    std::uniform_int_distribution<size_t> pick(0, space_.size() - 1);
+    for (int tries = 0; tries < 64; ++tries)
+      if (size_t i = pick(rng); !measured(i)) return i;
+    for (size_t i = 0; i < space_.size(); ++i)
+      if (!measured(i)) return i;
+    return std::nullopt;
+  }
+  SearchTrace finish() { return std::move(trace_); }
+
+ private:
+  Shape shape_;
+  const std::vector<KernelConfig>& space_;
+  const Measure& measure_;
+  int budget_;
+  std::set<size_t> measured_;
+  SearchTrace trace_;
+};
+
+class Exhaustive final : public Strategy {
+ public:
+  std::string name() const override { return "exhaustive"; }
+  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
+    Session run(s, space, m, budget);
+    for (size_t i = 0; i < space.size() && !run.done(); ++i) run.measure(i);
+    return run.finish();
+  }
+};
+
+class RandomSearch final : public Strategy {
+ public:
+  explicit RandomSearch(uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "random"; }
+  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
+    Session run(s, space, m, budget);
+    std::vector<size_t> order(space.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng_);
+    for (size_t i = 0; i < order.size() && !run.done(); ++i) run.measure(order[i]);
+    return run.finish();
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// Steady-state evolution: a population of the best measured configs; each step picks the
+// better of two random members and changes one knob to another value of its domain.
+class Evolution final : public Strategy {
+ public:
+  explicit Evolution(uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "evolution"; }
+  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
+    const IndexedSpace idx(space);
+    Session run(s, space, m, budget);
+    std::vector<std::pair<double, size_t>> population;  // (time, config index)
+    constexpr size_t kPopulation = 8;
+    auto add = [&](size_t i) {
+      if (auto t = run.measure(i)) {
+        population.push_back({*t, i});
+        std::sort(population.begin(), population.end());
+        if (population.size() > kPopulation) population.pop_back();
+      }
+    };
+    while (!run.done() && population.size() < kPopulation) {
+      auto i = run.random_unmeasured(rng_);
+      if (!i) break;
+      add(*i);
+    }
+    while (!run.done()) {
+      std::optional<size_t> child;
+      if (!population.empty()) {
+        std::uniform_int_distribution<size_t> member(0, population.size() - 1);
+        const size_t a = member(rng_), b = member(rng_);
+        const Knobs parent = knobs_of(space[population[std::min(a, b)].second]);  // sorted: lower index is faster
+        for (int tries = 0; tries < 32 && !child; ++tries) {
+          Knobs k = parent;
+          std::uniform_int_distribution<size_t> knob(0, k.size() - 1);
+          const size_t j = knob(rng_);
+          const auto& dom = idx.domains[j];
+          if (dom.size() < 2) continue;
+          std::uniform_int_distribution<size_t> value(0, dom.size() - 1);
+          k[j] = dom[value(rng_)];
+          if (auto i = idx.find(k); i && !run.measured(*i)) child = i;
+        }
+      }
+      if (!child) child = run.random_unmeasured(rng_);
+      if (!child) break;
+      add(*child);
+    }
+    return run.finish();
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// Contextual policy gradient. For each knob, a softmax over its values with logits linear in
+// the shape's features (log-sizes); a config is sampled knob by knob (resampled until it is in
+// the space). After each measurement, REINFORCE with a per-shape running baseline: advantage =
+// log(baseline time / measured time). The weights persist across shapes, so what made
+// large shapes fast on this GPU is where the next large shape starts.
+class PolicyGradient final : public Strategy {
+ public:
+  explicit PolicyGradient(uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "rl"; }
+
+  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
+    const IndexedSpace idx(space);
+    ensure_weights(idx);
+    const std::vector<double> phi = features(s);
+    Session run(s, space, m, budget);
+    double baseline_log = 0;
+    int seen = 0;
+    while (!run.done()) {
+      std::vector<size_t> choice(idx.domains.size());
+      std::optional<size_t> pick;
+      for (int tries = 0; tries < 64 && !pick; ++tries) {
+        Knobs k(idx.domains.size());
+        for (size_t j = 0; j < k.size(); ++j) {
+          choice[j] = sample(softmax(j, phi));
+          k[j] = idx.domains[j][choice[j]];
+        }
+        if (auto i = idx.find(k); i && !run.measured(*i)) pick = i;
+      }
+      if (!pick) {  // the policy keeps proposing measured or invalid configs: explore at random
+        pick = run.random_unmeasured(rng_);
+        if (!pick) break;
+        const Knobs k = knobs_of(space[*pick]);
+        for (size_t j = 0; j < k.size(); ++j)
+          choice[j] = size_t(std::find(idx.domains[j].begin(), idx.domains[j].end(), k[j]) - idx.domains[j].begin());
+      }
+      const auto t = run.measure(*pick);
+      double advantage;
+      if (t) {
+        const double log_t = std::log(*t);
+        advantage = seen ? baseline_log - log_t : 0.0;
+        baseline_log = seen ? 0.8 * baseline_log + 0.2 * log_t : log_t;
+        ++seen;
+      } else {
+        advantage = -1.0;  // failed the gate or the compile: steer away
+      }
+      update(choice, phi, std::clamp(advantage, -2.0, 2.0));
+    }
+    return run.finish();
+  }
+
+ private:
+  static std::vector<double> features(const Shape& s) {
+    auto lg = [](int64_t v) { return std::log2(double(v)) / 14.0; };  // 16384 → 1
+    return {1.0, lg(s.M), lg(s.N), lg(s.K), lg(s.M) * lg(s.N)};
+  }
+  void ensure_weights(const IndexedSpace& idx) {
+    if (weights_.size() == idx.domains.size()) {
+      bool same = true;
+      for (size_t j = 0; j < idx.domains.size(); ++j) same &= weights_[j].size() == idx.domains[j].size();
+      if (same) return;
+    }
+    weights_.assign(idx.domains.size(), {});
+    for (size_t j = 0; j < idx.domains.size(); ++j)
+      weights_[j].assign(idx.domains[j].size(), std::vector<double>(features({1, 1, 1}).size(), 0.0));
+  }
+  std::vector<double> softmax(size_t j, const std::vector<double>& phi) const {
+    std::vector<double> p(weights_[j].size());
+    double mx = -kInf;
+    for (size_t v = 0; v < p.size(); ++v) {
+      double z = 0;
+      for (size_t f = 0; f < phi.size(); ++f) z += weights_[j][v][f] * phi[f];
+      p[v] = z;
+      mx = std::max(mx, z);
+    }
+    double sum = 0;
+    for (double& x : p) sum += (x = std::exp(x - mx));
+    for (double& x : p) x /= sum;
+    return p;
+  }
+  size_t sample(const std::vector<double>& p) {
+    std::discrete_distribution<size_t> d(p.begin(), p.end());
+    return d(rng_);
+  }
+  void update(const std::vector<size_t>& choice, const std::vector<double>& phi, double advantage) {
+    constexpr double kLearningRate = 0.5;
+    for (size_t j = 0; j < choice.size(); ++j) {
+      const auto p = softmax(j, phi);
+      for (size_t v = 0; v < p.size(); ++v) {
+        const double grad = (v == choice[j] ? 1.0 : 0.0) - p[v];
+        for (size_t f = 0; f < phi.size(); ++f) weights_[j][v][f] += kLearningRate * advantage * grad * phi[f];
+      }
+    }
+  }
+
+  std::mt19937_64 rng_;
+  std::vector<std::vector<std::vector<double>>> weights_;  // [knob][value][feature]
+};
+
+}  // namespace
+
+const std::vector<std::string>& strategy_names() {
+  static const std::vector<std::string> names = {"exhaustive", "random", "evolution", "rl"};
+  return names;
+}
+
+std::unique_ptr<Strategy> make_strategy(const std::string& name, uint64_t seed) {
+  if (name == "exhaustive") return std::make_unique<Exhaustive>();
+  if (name == "random") return std::make_unique<RandomSearch>(seed);
+  if (name == "evolution") return std::make_unique<Evolution>(seed);
+  if (name == "rl") return std::make_unique<PolicyGradient>(seed);
+  throw Error("unknown strategy '" + name + "': choose from exhaustive, random, evolution, rl");
+}
+
+std::string ReplayMeasure::key(const Shape& s, const KernelConfig& c) { return to_string(s) + "/" + c.name(); }
+
+void ReplayMeasure::add(const Shape& s, const KernelConfig& c, std::optional<double> us) { table_[key(s, c)] = us; }
+
+std::optional<double> ReplayMeasure::operator()(const Shape& s, const KernelConfig& c) const {
+  auto it = table_.find(key(s, c));
+  return it == table_.end() ? std::nullopt : it->second;
+}
+
+StrategyScore score_strategy(Strategy& strategy, const std::vector<Shape>& shapes, const std::vector<KernelConfig>& space,
+                             const Measure& measure, int budget, int small_budget) {
+  StrategyScore score;
+  score.strategy = strategy.name();
+  std::vector<double> to95, to99, quality;
+  for (const auto& s : shapes) {
+    double best = kInf;
+    for (const auto& c : space)
+      if (auto t = measure(s, c)) best = std::min(best, *t);
+    if (!std::isfinite(best)) continue;
+    const SearchTrace tr = strategy.search(s, space, measure, budget);
+    auto reach = [&](double within) {
+      for (int i = 0; i < tr.measurements(); ++i)
+        if (tr.best_after[size_t(i)] <= best * within) return double(i + 1);
+      return double(budget);  // not reached inside the budget: counted as the whole budget
+    };
+    to95.push_back(reach(1.0 / 0.95));
+    to99.push_back(reach(1.0 / 0.99));
+    const int k = std::min(small_budget, tr.measurements());
+    quality.push_back(k > 0 && std::isfinite(tr.best_after[size_t(k - 1)]) ? best / tr.best_after[size_t(k - 1)] : 0.0);
+  }
+  score.shapes = int(quality.size());
+  score.budget_to_95 = arithmetic_mean(to95);
+  score.budget_to_99 = arithmetic_mean(to99);
+  score.quality_at_small_budget = arithmetic_mean(quality);
+  return score;
+}
+
+}  // namespace gemmforge
