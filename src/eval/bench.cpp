@@ -150,7 +150,7 @@ nlohmann::json settings_json(const BenchOptions& o) {
           {"l2", t.cold_l2 ? "cold" : "warm"}, {"rounds", t.rounds}, {"min_sample_us", t.min_sample_us},
           {"server_calls", t.server_calls}, {"server_gap_us", t.server_gap_us}, {"seed", t.seed},
           {"heavy_call_us", t.heavy_call_us}, {"first_heavy_warmup_s", t.first_heavy_warmup_s},
-          {"heavy_warmup_s", t.heavy_warmup_s}, {"gate_random_trials", 2}, {"shapes", o.shapes.size()}};
+          {"heavy_warmup_s", t.heavy_warmup_s}, {"gate_random_trials", o.gate.random_trials}, {"shapes", o.shapes.size()}};
 }
 
 std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {
