@@ -5,8 +5,10 @@
 #   scripts/gpu_round.sh check   — env, GPU tests, a small bench of every impl and mode
 #   scripts/gpu_round.sh grid    — all 1000 grid shapes × both layouts × 4 baselines, gpu+offline
 #   scripts/gpu_round.sh server  — GPU tests, server mode on a 100-shape sample, verify on the grid
-#   scripts/gpu_round.sh kernels — compile every Hopper config, the kernel's GPU tests, and a
-#                                  first sweep against cuBLASLt on three large/mid shapes (nn, tn)
+#   scripts/gpu_round.sh kernels — the Hopper kernel's GPU tests, and a sweep of a config set
+#                                  against cuBLASLt on large/mid shapes (nn, tn); CONFIGS, SHAPES
+#   scripts/gpu_round.sh class  — SHAPES_FILE × CONFIGS sweep vs cuBLASLt-autotune and cuBLAS
+#   scripts/gpu_round.sh compile-all — every config of the space through NVRTC
 set -uo pipefail
 stage=${1:-check}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,12 +49,29 @@ case "$stage" in
       --out "$OUT/verify_grid.json" 2>&1 | tee "$OUT/verify.log" | tail -8
     ;;
   kernels)
+    # Every step has its own time limit: a kernel that deadlocks must not eat the whole call.
+    # CONFIGS: the sweep's config file (default: the exploration set); SHAPES: extra --shape args.
+    export GEMMFORGE_CACHE_DIR="$OUT/../kernel-cache"
+    timeout 60 "$BIN/gemmforge_cpu_tests" --gtest_filter='JitDriverApi*' > "$OUT/sm90_tests.log" 2>&1
+    timeout 200 "$BIN/gemmforge_gpu_tests" --gtest_filter='Sm90Kernel*' >> "$OUT/sm90_tests.log" 2>&1
+    grep -E "^\[  (PASSED|FAILED) |OK \]|FAILED|Failure|Expected|Which is|on [0-9]+x" "$OUT/sm90_tests.log" | head -60
+    timeout ${SWEEP_LIMIT_S:-300} "$BIN/gemmforge" bench ${SHAPES:---shape 4096x4096x4096 --shape 8192x8192x8192 --shape 2048x2048x1024} \
+      --layout both --impl gemmforge,cublaslt-autotune,cublas --configs ${CONFIGS:-bench/configs/explore-large.json} \
+      --mode gpu,offline --out "$OUT/sweep" 2>&1 | tee "$OUT/sweep.log" | tail -30
+    ;;
+  class)
+    # A recorded class benchmark: gemmforge's best config per shape (from CONFIGS, gated, the
+    # fastest finalist kept) against cuBLASLt-autotune and cuBLAS, both layouts, gpu+offline.
+    # SHAPES_FILE: e.g. shapes/large-a.txt; CONFIGS: e.g. bench/configs/large.json.
+    name=$(basename "${SHAPES_FILE:?set SHAPES_FILE}" .txt)
+    timeout ${LIMIT_S:-560} "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both \
+      --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode gpu,offline \
+      --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
+    ;;
+  compile-all)
+    # The whole config space through NVRTC on all cores (no GPU needed, but fast on 16 cores).
     export GEMMFORGE_CACHE_DIR="$OUT/../kernel-cache"
     "$BIN/gemmforge" kernels --compile --layout both --acc both --out "$OUT/kernels_compiled.json" 2>&1 | tail -3
-    "$BIN/gemmforge_cpu_tests" --gtest_filter='JitDriverApi*' > "$OUT/sm90_tests.log" 2>&1
-    "$BIN/gemmforge_gpu_tests" --gtest_filter='Sm90Kernel*' >> "$OUT/sm90_tests.log" 2>&1; tail -30 "$OUT/sm90_tests.log"
-    "$BIN/gemmforge" bench --shape 4096x4096x4096 --shape 8192x8192x8192 --shape 2048x2048x1024 --layout both \
-      --impl gemmforge,cublaslt-autotune,cublas --configs all --mode gpu,offline --out "$OUT/sweep" 2>&1 | tee "$OUT/sweep.log" | tail -30
     ;;
   *) echo "unknown stage '$stage' (check, grid, server, kernels)" >&2; exit 2 ;;
 esac

@@ -35,9 +35,15 @@ __device__ inline void tma_store_2d(const TensorMap* map, const void* src, int i
                : "memory");
 }
 __device__ inline void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+// Waits until at most kPending store groups still read shared memory (the buffer may be reused).
 template <int kPending>
 __device__ inline void tma_store_wait_read() {
   asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kPending) : "memory");
+}
+// Waits until at most kPending store groups are still in flight at all.
+template <int kPending>
+__device__ inline void tma_store_wait_all() {
+  asm volatile("cp.async.bulk.wait_group %0;" ::"n"(kPending) : "memory");
 }
 
 // Ordinary shared-memory stores must be fenced before the async proxy (TMA store, wgmma) reads them.

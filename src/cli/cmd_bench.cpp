@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -20,6 +21,7 @@ struct BenchArgs {
   std::string python = "python3";
   std::string baseline = "cublaslt-autotune";
   TimingOptions timing;
+  size_t finalists = 4;
 };
 
 void write_outputs(const std::filesystem::path& dir, const ResultFile& f, const SummaryOptions& so) {
@@ -42,6 +44,8 @@ int run(const BenchArgs& a, int argc, char** argv) {
     if (a.l2 != "warm" && a.l2 != "cold") throw Error("--l2 must be warm or cold");
     if (a.order != "flops" && a.order != "file") throw Error("--order must be flops or file");
     o.timing = a.timing;
+    if (a.finalists < 1) throw Error("--finalists must be at least 1");
+    o.sweep_finalists = a.finalists;
     o.timing.seed = a.problem.seed;
     o.timing.cold_l2 = a.l2 == "cold";
     if (o.timing.rounds < 1 || o.timing.server_calls < 1) throw Error("--rounds and --server-calls must be at least 1");
@@ -71,6 +75,20 @@ int run(const BenchArgs& a, int argc, char** argv) {
   f.environment["sm_clock_mhz_at_start"] = idle.sm_clock_mhz ? nlohmann::json(*idle.sm_clock_mhz) : nlohmann::json();
   f.environment["power_w_at_start"] = idle.power_w ? nlohmann::json(*idle.power_w) : nlohmann::json();
   const nlohmann::json sweep = prepare_gemmforge(a.problem, o, ctx);
+  std::ofstream sweep_csv;
+  if (o.gemmforge_candidates) {
+    // Every configuration's verdict and first estimate, not just the winner's timing.
+    sweep_csv.open(out_dir / "sweep.csv");
+    sweep_csv << "M,N,K,layout,acc,config,verdict,estimate_us,finalist_median_us,launch\n";
+    o.on_sweep_candidate = [&sweep_csv](const Problem& p, const GemmImpl& impl, const Verdict& v, double est_us,
+                                        double final_us) {
+      auto num = [](double x) { return x >= 0 ? std::to_string(x) : std::string(); };
+      sweep_csv << p.shape.M << "," << p.shape.N << "," << p.shape.K << "," << to_string(p.layout) << ","
+                << to_string(p.acc) << "," << impl.note() << "," << (v.passed() ? "pass" : "fail") << ","
+                << num(est_us) << "," << num(final_us) << ",\"" << impl.launch_detail() << "\"\n";
+      sweep_csv.flush();
+    };
+  }
   f.settings = settings_json(o);
   if (!sweep.is_null()) f.settings["gemmforge_sweep"] = sweep;
   f.settings["order"] = a.order;
@@ -124,6 +142,10 @@ void add_bench(CLI::App& app, int& exit_code, int argc, char** argv) {
   add_problem_options(*cmd, args->problem, "cublas,cublaslt-heuristic,cublaslt-autotune,torch");
   cmd->add_option("--mode", args->modes, "comma list of gpu, offline, server")->capture_default_str();
   cmd->add_option("--l2", args->l2, "warm (same buffers each call) or cold (rotate sets ≥ 2× L2; flush in server)")
+      ->capture_default_str();
+  cmd->add_option("--finalists", args->finalists,
+                  "with --impl gemmforge: how many of the quickest configs (first estimate) are re-timed in "
+                  "interleaved rounds to pick the winner")
       ->capture_default_str();
   cmd->add_option("--rounds", args->timing.rounds, "samples per candidate in gpu/offline modes")->capture_default_str();
   cmd->add_option("--min-sample-us", args->timing.min_sample_us, "each gpu/offline sample lasts at least this long")

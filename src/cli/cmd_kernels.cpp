@@ -5,6 +5,7 @@
 #include "cli/gemmforge_sweep.hpp"
 #include "core/progress.hpp"
 #include "jit/compile_pool.hpp"
+#include "jit/ptxas_info.hpp"
 #include "runtime/sm90_kernel.hpp"
 
 namespace gemmforge::cli {
@@ -27,9 +28,13 @@ int run(const KernelsArgs& a) {
     std::vector<Accum> accs;
     if (a.acc == "both") accs = {Accum::f32, Accum::f16};
     else accs = {parse_accum(a.acc)};
-    for (Accum acc : accs) {
-      auto c = read_configs(a.configs, layouts, acc);
-      configs.insert(configs.end(), c.begin(), c.end());
+    if (a.configs == "all") {
+      for (Accum acc : accs) {
+        auto c = read_configs(a.configs, layouts, acc);
+        configs.insert(configs.end(), c.begin(), c.end());
+      }
+    } else {
+      configs = read_configs(a.configs, layouts, accs.front());  // a file names layout and acc per config
     }
   } catch (const Error& e) {
     throw UsageError(e.what());
@@ -51,7 +56,7 @@ int run(const KernelsArgs& a) {
     const auto results = pool.compile_all(reqs, [&](size_t done, size_t, size_t, const jit::CompileResult&) {
       progress.update(done, "");
     });
-    size_t ok = 0, spills = 0;
+    size_t ok = 0, spills = 0, serialized = 0;
     double seconds = 0;
     int max_regs = 0;
     for (size_t i = 0; i < results.size(); ++i) {
@@ -60,19 +65,22 @@ int run(const KernelsArgs& a) {
       spills += r.ok && r.spill_bytes > 0;
       seconds += r.seconds;
       max_regs = std::max(max_regs, r.registers);
+      const bool wgmma_serialized = r.ok && jit::parse_ptxas_info(r.log).wgmma_serialized;
+      serialized += wgmma_serialized;
       if (!r.ok) std::cout << "FAILED " << configs[i].name() << "\n" << r.log.substr(0, 2000) << "\n";
       auto j = configs[i].to_json();
       j["name"] = configs[i].name();
       j["ok"] = r.ok;
       j["registers"] = r.registers;
       j["spill_bytes"] = r.spill_bytes;
+      j["wgmma_serialized"] = wgmma_serialized;
       j["compile_seconds"] = r.seconds;
       j["from_cache"] = r.from_cache;
       report.push_back(j);
     }
     progress.finish("");
     std::cout << ok << " of " << configs.size() << " configurations compiled (" << spills
-              << " with spills), max registers " << max_regs << ", " << seconds << " s of compile time on "
+              << " with spills, " << serialized << " with serialized wgmma), max registers " << max_regs << ", " << seconds << " s of compile time on "
               << pool.threads() << " threads; cache " << cache.dir().string() << "\n";
     if (ok != configs.size()) return kExitFailedVerdicts;
   }

@@ -57,17 +57,21 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
   }
 }
 
+int KernelConfig::wg_rows() const {
+  return mode == ConsumerMode::pingpong ? block_m : block_m / std::max(consumers, 1);
+}
+
+int KernelConfig::epilogue_block_cols() const { return block_n % 64 == 0 ? 64 : (block_n % 32 == 0 ? 32 : 16); }
+
 int KernelConfig::shared_bytes() const {
   const int stage = (block_m + block_n) * block_k * 2;
   const int barriers = 2 * stages * 8;
-  const int epilogue = tma_store ? block_m * block_n * 2 : 0;
+  const int epilogue = tma_store ? consumers * wg_rows() * block_n * 2 : 0;  // one buffer per consumer
   return 1024 /* 1024-byte alignment of the swizzled tiles */ + stages * stage + barriers + epilogue;
 }
 
 int KernelConfig::accumulator_registers() const {
-  const int rows_per_consumer = mode == ConsumerMode::cooperative ? block_m / std::max(consumers, 1) : block_m;
-  const int mma_m = rows_per_consumer / 64;
-  return mma_m * block_n / (acc == Accum::f32 ? 2 : 4);
+  return wg_rows() / 64 * block_n / (acc == Accum::f32 ? 2 : 4);
 }
 
 std::vector<std::string> validity_problems(const KernelConfig& c) {
@@ -82,6 +86,7 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   need(c.consumers == 1 || c.consumers == 2, "1 or 2 consumer warpgroups");
   if (c.mode == ConsumerMode::cooperative && c.consumers > 0)
     need(c.block_m % (64 * c.consumers) == 0, "cooperative consumers split block_m into whole 64-row wgmma tiles");
+  need(c.mode == ConsumerMode::cooperative || c.consumers == 2, "ping-pong alternates tiles between 2 consumers");
   need(c.stages >= 2 && c.stages <= 12, "2..12 pipeline stages");
   need(c.shared_bytes() <= kMaxSharedBytesPerCta,
        "needs " + std::to_string(c.shared_bytes()) + " bytes of shared memory, more than the 232448 a CTA can have");
@@ -91,12 +96,14 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
            std::to_string(budget) + " (consumers get 232-240 registers in all)");
   need(c.cluster_m >= 1 && c.cluster_n >= 1 && c.cluster_m * c.cluster_n <= 2, "clusters of at most 2 CTAs");
   need(!c.multicast || c.cluster_m * c.cluster_n > 1, "multicast needs a cluster of more than one CTA");
-  // Knobs the kernel family does not implement yet are refused here, not silently ignored.
+  need(c.multicast || c.cluster_m * c.cluster_n == 1,
+       "a cluster without multicast shares nothing between its CTAs: turn multicast on or use 1x1");
+  need(!c.multicast || c.cluster_m == 1 || c.layout == Layout::nn || c.block_n % 16 == 0,
+       "multicast of B splits its tile in halves of whole 8-row swizzle atoms: block_n must be a multiple of 16");
+  need(!c.tma_store || c.block_n % 16 == 0,
+       "the TMA-store epilogue writes column blocks of 16, 32 or 64: block_n must be a multiple of 16");
   need(c.layout == Layout::tn || c.block_n % 64 == 0,
        "layout nn loads B in 64-column blocks (N-major, 128-byte swizzle): block_n must be a multiple of 64");
-  need(c.mode == ConsumerMode::cooperative, "not implemented yet: ping-pong consumers");
-  need(c.cluster_m * c.cluster_n == 1 && !c.multicast, "not implemented yet: clusters and TMA multicast");
-  need(!c.tma_store, "not implemented yet: TMA-store epilogue");
   return p;
 }
 
@@ -164,16 +171,25 @@ std::string jit_source(const KernelConfig& c) {
   const auto problems = validity_problems(c);
   if (!problems.empty()) throw Error("kernel config " + c.name() + " is not valid: " + problems.front());
   std::ostringstream o;
+  auto b = [](bool v) { return v ? "true" : "false"; };
   o << "// gemmforge JIT instantiation: " << c.name() << "\n"
     << "#include \"sm90/hgemm_ws.cuh\"\n"
-    << "using Traits = gemmforge::sm90::HgemmTraits<" << c.block_m << ", " << c.block_n << ", " << c.stages << ", "
-    << c.consumers << ", " << (c.acc == Accum::f32 ? "true" : "false") << ", "
-    << (c.layout == Layout::nn ? "true" : "false") << ">;\n"
+    << "struct Knobs {\n"
+    << "  static constexpr int kBlockM = " << c.block_m << ", kBlockN = " << c.block_n << ", kStages = " << c.stages
+    << ", kConsumers = " << c.consumers << ";\n"
+    << "  static constexpr bool kPingPong = " << b(c.mode == ConsumerMode::pingpong) << ";\n"
+    << "  static constexpr int kClusterM = " << c.cluster_m << ", kClusterN = " << c.cluster_n << ";\n"
+    << "  static constexpr bool kMulticast = " << b(c.multicast) << ", kTmaStore = " << b(c.tma_store)
+    << ", kF32Acc = " << b(c.acc == Accum::f32) << ", kBNMajor = " << b(c.layout == Layout::nn) << ";\n"
+    << "};\n"
+    << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
+    << "static_assert(Traits::kSmemBytes == " << c.shared_bytes() << ", \"host and kernel disagree on shared memory\");\n"
     << "extern \"C\" __global__ void __launch_bounds__(Traits::kThreads, 1)\n"
     << kJitKernelName
     << "(const __grid_constant__ gemmforge::ptx::TensorMap a, const __grid_constant__ gemmforge::ptx::TensorMap b,\n"
-    << "    gemmforge::ptx::u16* C, int M, int N, int K, int group_m) {\n"
-    << "  gemmforge::sm90::hgemm_body<Traits>(a, b, C, M, N, K, group_m);\n"
+    << "    const __grid_constant__ gemmforge::ptx::TensorMap c, gemmforge::ptx::u16* C, int M, int N, int K,\n"
+    << "    int group_m) {\n"
+    << "  gemmforge::sm90::hgemm_body<Traits>(a, b, c, C, M, N, K, group_m);\n"
     << "}\n";
   return o.str();
 }

@@ -34,7 +34,10 @@ BenchRecord base_record(const Shape& s, const Slot& slot, const BenchOptions& o,
 
 // Impl "gemmforge": gate every candidate configuration on this shape and layout, then keep the
 // correct one with the least device time. A failing configuration is dropped from the sweep;
-// the slot fails only when no configuration passes.
+// the slot fails only when no configuration passes. Two stages: a quick estimate of every
+// passing config, then the few fastest timed in interleaved rounds after a warm-up, so clock
+// drift during a long sweep (a heavy shape heats the card into its power cap) cannot pick the
+// winner.
 void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf, CorrectnessGate& gate, Slot& slot,
                     const std::vector<Operands>& sets) {
   auto cands = o.gemmforge_candidates(Problem{buf.shape(), slot.layout, o.acc}, sets);
@@ -47,27 +50,45 @@ void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf
   const auto verdicts = gate.check(gated);
   buf.fill_for_timing(o.timing.seed, ctx.stream());
   ShapeTimer probe(ctx, buf, o.timing, nullptr);
-  double best = 1e300;
-  size_t best_i = cands.size(), passed = 0;
+  std::vector<ShapeTimer::Estimate> est(cands.size());
+  std::vector<size_t> passed;
   std::string first_failure;
   for (size_t i = 0; i < cands.size(); ++i) {
     if (!verdicts[i].passed()) {
       if (first_failure.empty()) first_failure = cands[i]->note() + ": " + verdicts[i].text();
       continue;
     }
-    ++passed;
-    const double t = probe.estimate(*cands[i]).device_us;
-    if (t < best) {
-      best = t;
-      best_i = i;
-    }
+    est[i] = probe.estimate(*cands[i]);
+    passed.push_back(i);
   }
-  if (best_i == cands.size()) {
+  if (passed.empty()) {
     slot.verdict = "fail: every gemmforge configuration failed the gate; first: " + first_failure;
     return;
   }
+  std::stable_sort(passed.begin(), passed.end(), [&](size_t a, size_t b) { return est[a].device_us < est[b].device_us; });
+  const std::vector<size_t> finalists(passed.begin(), passed.begin() + std::ptrdiff_t(std::min(passed.size(), o.sweep_finalists)));
+  std::vector<double> final_us(cands.size(), -1.0);
+  size_t best_i = finalists.front();
+  if (finalists.size() > 1) {
+    std::vector<GemmImpl*> impls;
+    std::vector<ShapeTimer::Estimate> fest;
+    for (size_t i : finalists) {
+      impls.push_back(cands[i].get());
+      fest.push_back(est[i]);
+    }
+    const bool heavy = est[finalists.front()].device_us > o.timing.heavy_call_us;
+    probe.warm_up(impls, heavy ? o.timing.heavy_warmup_s : o.timing.light_warmup_s);
+    const auto timed = probe.measure(impls, fest, Mode::gpu);
+    for (size_t f = 0; f < finalists.size(); ++f) final_us[finalists[f]] = timed[f].wall.median;
+    best_i = *std::min_element(finalists.begin(), finalists.end(), [&](size_t a, size_t b) { return final_us[a] < final_us[b]; });
+  }
+  if (o.on_sweep_candidate)
+    for (size_t i = 0; i < cands.size(); ++i)
+      o.on_sweep_candidate(Problem{buf.shape(), slot.layout, o.acc}, *cands[i], verdicts[i],
+                           verdicts[i].passed() ? est[i].device_us : -1.0, final_us[i]);
   slot.instance = std::move(cands[best_i]);
-  slot.sweep_note = std::to_string(passed) + " of " + std::to_string(cands.size()) + " configs passed the gate";
+  slot.sweep_note = std::to_string(passed.size()) + " of " + std::to_string(cands.size()) +
+                    " configs passed the gate; fastest of " + std::to_string(finalists.size()) + " finalists";
 }
 
 std::vector<Slot> prepare_slots(DeviceContext& ctx, const BenchOptions& o, const Shape& s, ShapeBuffers& buf,
@@ -150,7 +171,8 @@ nlohmann::json settings_json(const BenchOptions& o) {
           {"l2", t.cold_l2 ? "cold" : "warm"}, {"rounds", t.rounds}, {"min_sample_us", t.min_sample_us},
           {"server_calls", t.server_calls}, {"server_gap_us", t.server_gap_us}, {"seed", t.seed},
           {"heavy_call_us", t.heavy_call_us}, {"first_heavy_warmup_s", t.first_heavy_warmup_s},
-          {"heavy_warmup_s", t.heavy_warmup_s}, {"gate_random_trials", o.gate.random_trials}, {"shapes", o.shapes.size()}};
+          {"heavy_warmup_s", t.heavy_warmup_s}, {"gate_random_trials", o.gate.random_trials}, {"shapes", o.shapes.size()},
+          {"sweep_finalists", o.sweep_finalists}};
 }
 
 std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {

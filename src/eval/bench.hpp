@@ -26,6 +26,13 @@ struct BenchOptions {
   // the JIT; the evaluator itself does not know about kernel families.
   std::function<std::vector<std::unique_ptr<GemmImpl>>(const Problem&, const std::vector<Operands>&)>
       gemmforge_candidates;
+  // How many of the quickest configs (by a first estimate) are timed again in interleaved rounds.
+  size_t sweep_finalists = 4;
+  // Called once per swept configuration with its gate verdict, its first device-time estimate in
+  // µs, and its interleaved median if it was a finalist (negative otherwise): the raw material of
+  // the tuner's replay database.
+  std::function<void(const Problem&, const GemmImpl&, const Verdict&, double estimate_us, double finalist_us)>
+      on_sweep_candidate;
 };
 
 // Measures every (shape, impl, layout, mode). A candidate that cannot be prepared or fails the

@@ -28,6 +28,8 @@ class GemmImpl {
   virtual void run(const Operands&) = 0;
   // What was chosen, for the result records (e.g. "algo 2 of 8 timed").
   virtual std::string note() const { return {}; }
+  // How the last prepare() launches (grid, clusters), for sweep logs; empty when not applicable.
+  virtual std::string launch_detail() const { return {}; }
 };
 
 // Names accepted by --impl (baselines first). "torch" is measured by a Python script instead.

@@ -20,6 +20,7 @@ struct DriverApi {
   decltype(&::cuFuncGetAttribute) func_get_attribute;
   decltype(&::cuLaunchKernelEx) launch_kernel_ex;
   decltype(&::cuTensorMapEncodeTiled) tensor_map_encode_tiled;
+  decltype(&::cuOccupancyMaxActiveClusters) occupancy_max_active_clusters;
 };
 
 bool no_gpu(cudaError_t e) {
@@ -55,6 +56,7 @@ DriverApi resolve_all() {
   resolve("cuFuncGetAttribute", d.func_get_attribute);
   resolve("cuLaunchKernelEx", d.launch_kernel_ex);
   resolve("cuTensorMapEncodeTiled", d.tensor_map_encode_tiled);
+  resolve("cuOccupancyMaxActiveClusters", d.occupancy_max_active_clusters);
   return d;
 }
 
@@ -126,10 +128,11 @@ int LoadedKernel::attribute(CUfunction_attribute attr) const {
   return value;
 }
 
-void launch(const LoadedKernel& k, dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t stream,
-            void** args) {
-  if (!k.function()) throw Error("launch of an empty LoadedKernel");
-  if (dynamic_smem < 0) throw Error("launch of '" + k.name() + "' with negative dynamic shared memory");
+namespace {
+
+// The launch configuration without stream or attributes storage concerns: `attr` must outlive it.
+CUlaunchConfig launch_config(dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t stream,
+                             CUlaunchAttribute& attr) {
   CUlaunchConfig cfg{};
   cfg.gridDimX = grid.x;
   cfg.gridDimY = grid.y;
@@ -139,8 +142,8 @@ void launch(const LoadedKernel& k, dim3 grid, dim3 block, dim3 cluster, int dyna
   cfg.blockDimZ = block.z;
   cfg.sharedMemBytes = unsigned(dynamic_smem);
   cfg.hStream = stream;  // cudaStream_t and CUstream are the same type
-  CUlaunchAttribute attr{};
   if (cluster.x * cluster.y * cluster.z != 1) {
+    attr = CUlaunchAttribute{};
     attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     attr.value.clusterDim.x = cluster.x;
     attr.value.clusterDim.y = cluster.y;
@@ -148,7 +151,30 @@ void launch(const LoadedKernel& k, dim3 grid, dim3 block, dim3 cluster, int dyna
     cfg.attrs = &attr;
     cfg.numAttrs = 1;
   }
+  return cfg;
+}
+
+}  // namespace
+
+void launch(const LoadedKernel& k, dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t stream,
+            void** args) {
+  if (!k.function()) throw Error("launch of an empty LoadedKernel");
+  if (dynamic_smem < 0) throw Error("launch of '" + k.name() + "' with negative dynamic shared memory");
+  CUlaunchAttribute attr{};
+  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, stream, attr);
   check(driver().launch_kernel_ex(&cfg, k.function(), args, nullptr), "cuLaunchKernelEx", "launching '" + k.name() + "'");
+}
+
+int max_active_clusters(const LoadedKernel& k, dim3 block, dim3 cluster, int dynamic_smem) {
+  if (!k.function()) throw Error("occupancy query on an empty LoadedKernel");
+  CUlaunchAttribute attr{};
+  // The grid must be a multiple of the cluster; its size does not matter to the query.
+  const dim3 grid(cluster.x, cluster.y, cluster.z);
+  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, nullptr, attr);
+  int clusters = 0;
+  check(driver().occupancy_max_active_clusters(&clusters, k.function(), &cfg), "cuOccupancyMaxActiveClusters",
+        "for '" + k.name() + "'");
+  return clusters;
 }
 
 CUtensorMap encode_tensor_map_tiled(CUtensorMapDataType type, cuuint32_t rank, void* global_address,

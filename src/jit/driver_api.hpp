@@ -45,6 +45,11 @@ class LoadedKernel {
 void launch(const LoadedKernel&, dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t,
             void** args);
 
+// How many clusters of this shape can be resident on the GPU at once (cuOccupancyMaxActiveClusters):
+// the most a persistent launch should start. Clusters must fit in one GPC, so this can be less
+// than SMs / cluster size.
+int max_active_clusters(const LoadedKernel&, dim3 block, dim3 cluster, int dynamic_smem);
+
 // cuTensorMapEncodeTiled (a TMA descriptor), same arguments; throws Error on failure.
 CUtensorMap encode_tensor_map_tiled(CUtensorMapDataType, cuuint32_t rank, void* global_address,
                                     const cuuint64_t* global_dim, const cuuint64_t* global_strides,

@@ -37,6 +37,7 @@ PtxasInfo parse_ptxas_info(std::string_view log) {
     if (eol == std::string_view::npos) eol = log.size();
     const std::string_view line = log.substr(pos, eol - pos);
     pos = eol + 1;
+    if (line.find("wgmma.mma_async instructions are serialized") != std::string_view::npos) info.wgmma_serialized = true;
     if (line.substr(0, 5) != "ptxas") continue;
 
     take_max(info.registers, number_before(line, "registers"));

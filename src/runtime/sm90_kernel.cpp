@@ -25,6 +25,8 @@ std::string why_not_supported(const KernelConfig& c, const Problem& p) {
   if (p.shape.K % 8 != 0) return "K = " + std::to_string(p.shape.K) + " is not a multiple of 8 (TMA needs 16-byte row strides)";
   if (p.layout == Layout::nn && p.shape.N % 8 != 0)
     return "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (TMA needs 16-byte rows of B in layout nn)";
+  if (c.tma_store && p.shape.N % 8 != 0)
+    return "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (the TMA-store epilogue needs 16-byte rows of C)";
   if (p.shape.M > (int64_t(1) << 31) - 1 || p.shape.N > (int64_t(1) << 31) - 1) return "dimension too large for int indexing";
   return {};
 }
@@ -42,46 +44,74 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   if (auto why = why_not_supported(config_, p); !why.empty()) throw Error(config_.name() + ": " + why);
   problem_ = p;
   maps_.clear();
-  const int64_t tiles = ((p.shape.M + config_.block_m - 1) / config_.block_m) *
-                        ((p.shape.N + config_.block_n - 1) / config_.block_n);
-  const int64_t ctas = knobs_.persistent ? std::min<int64_t>(tiles, ctx_.info().sm_count) : tiles;
-  grid_ = dim3(unsigned(ctas), 1, 1);
+  const int cluster = config_.cluster_m * config_.cluster_n;
+  const int64_t cluster_tiles = ((p.shape.M + config_.block_m * config_.cluster_m - 1) / (config_.block_m * config_.cluster_m)) *
+                                ((p.shape.N + config_.block_n * config_.cluster_n - 1) / (config_.block_n * config_.cluster_n));
+  int64_t clusters = cluster_tiles;
+  if (knobs_.persistent) {
+    if (resident_clusters_ == 0)
+      resident_clusters_ = cluster == 1 ? ctx_.info().sm_count
+                                        : jit::max_active_clusters(*kernel_, dim3(unsigned(config_.threads())),
+                                                                   dim3(unsigned(cluster)), config_.shared_bytes());
+    if (resident_clusters_ < 1) throw Error(config_.name() + ": no cluster of this kernel fits on the GPU");
+    clusters = std::min<int64_t>(cluster_tiles, resident_clusters_);
+  }
+  grid_ = dim3(unsigned(clusters * cluster), 1, 1);
+}
+
+std::string Sm90Kernel::launch_detail() const {
+  return "grid " + std::to_string(grid_.x) + " CTAs" +
+         (config_.cluster_m * config_.cluster_n > 1 ? ", at most " + std::to_string(resident_clusters_) + " clusters resident"
+                                                    : std::string());
 }
 
 const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
-  const auto key = std::make_pair(static_cast<const void*>(o.A), static_cast<const void*>(o.B));
+  const auto key = std::make_tuple(static_cast<const void*>(o.A), static_cast<const void*>(o.B), static_cast<const void*>(o.C));
   if (auto it = maps_.find(key); it != maps_.end()) return it->second;
   const auto& s = problem_.shape;
-  // TMA needs 16-byte aligned bases; the epilogue's paired stores need a 4-byte aligned C.
+  const auto& c = config_;
+  // TMA needs 16-byte aligned bases; the direct epilogue's paired stores need a 4-byte aligned C.
   auto misaligned = [](const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a != 0; };
-  if (misaligned(o.A, 16) || misaligned(o.B, 16) || misaligned(o.C, 4))
-    throw Error(config_.name() + ": operands must be 16-byte (A, B) and 4-byte (C) aligned");
-  // 2-D maps, innermost dimension first. Boxes are 64 fp16 (128 bytes) wide, with the 128-byte
-  // swizzle the wgmma descriptors expect; reads past the matrix edge come back as zeros.
-  // K-major operands (A; B in tn): {K, rows}, one box per stage. N-major B (nn): {N, K}, boxes of
-  // 64 columns × block_k rows, block_n / 64 of them per stage.
-  auto operand_map = [&](const void* base, int64_t inner, int64_t outer, int box_outer) {
+  if (misaligned(o.A, 16) || misaligned(o.B, 16) || misaligned(o.C, c.tma_store ? 16 : 4))
+    throw Error(c.name() + ": operands must be 16-byte (A, B) and " + (c.tma_store ? "16" : "4") + "-byte (C) aligned");
+  // 2-D maps, innermost dimension first; reads past the matrix edge come back as zeros and
+  // stores past it are clipped. A box is the part of a tile one TMA instruction moves: with
+  // multicast, each CTA of the pair loads half of the shared operand's tile.
+  auto map = [](const void* base, int64_t inner, int64_t outer, int box_inner, int box_outer, CUtensorMapSwizzle sw) {
     const cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
     const cuuint64_t strides[1] = {cuuint64_t(inner) * 2};
-    const cuuint32_t box[2] = {64, cuuint32_t(box_outer)};
+    const cuuint32_t box[2] = {cuuint32_t(box_inner), cuuint32_t(box_outer)};
     const cuuint32_t elem[2] = {1, 1};
-    return jit::encode_tensor_map_tiled(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides,
-                                        box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return jit::encode_tensor_map_tiled(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box,
+                                        elem, CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   };
-  const bool n_major = problem_.layout == Layout::nn;
-  Maps m{operand_map(o.A, s.K, s.M, config_.block_m),
-         n_major ? operand_map(o.B, s.N, s.K, config_.block_k) : operand_map(o.B, s.K, s.N, config_.block_n)};
+  const bool multicast_a = c.multicast && c.cluster_n == 2, multicast_b = c.multicast && c.cluster_m == 2;
+  // K-major operands (A; B in tn) are {K, rows} in boxes of 64 × rows; N-major B (nn) is {N, K}
+  // in boxes of 64 columns × block_k rows, block_n / 64 of them per stage.
+  Maps m{};
+  m.a = map(o.A, s.K, s.M, 64, multicast_a ? c.block_m / 2 : c.block_m, CU_TENSOR_MAP_SWIZZLE_128B);
+  if (problem_.layout == Layout::nn)
+    m.b = map(o.B, s.N, s.K, 64, multicast_b ? c.block_k / 2 : c.block_k, CU_TENSOR_MAP_SWIZZLE_128B);
+  else
+    m.b = map(o.B, s.K, s.N, 64, multicast_b ? c.block_n / 2 : c.block_n, CU_TENSOR_MAP_SWIZZLE_128B);
+  if (c.tma_store) {
+    // The epilogue's column blocks, swizzled as wide as they are (kernels/sm90/epilogue.cuh).
+    const int cols = c.epilogue_block_cols();
+    const CUtensorMapSwizzle sw =
+        cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : (cols == 32 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_32B);
+    m.c = map(o.C, s.N, s.M, cols, c.wg_rows(), sw);
+  }
   return maps_.emplace(key, m).first->second;
 }
 
 void Sm90Kernel::run(const Operands& o) {
-  const Maps& m = maps_for(o);
+  Maps& m = const_cast<Maps&>(maps_for(o));
   void* c = o.C;
   int M = int(problem_.shape.M), N = int(problem_.shape.N), K = int(problem_.shape.K), group = knobs_.group_m;
-  void* args[] = {const_cast<CUtensorMap*>(&m.a), const_cast<CUtensorMap*>(&m.b), &c, &M, &N, &K, &group};
-  jit::launch(*kernel_, grid_, dim3(unsigned(config_.threads()), 1, 1), dim3(1, 1, 1), config_.shared_bytes(),
-              ctx_.stream(), args);
+  void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group};
+  jit::launch(*kernel_, grid_, dim3(unsigned(config_.threads()), 1, 1),
+              dim3(unsigned(config_.cluster_m * config_.cluster_n), 1, 1), config_.shared_bytes(), ctx_.stream(), args);
 }
 
 }  // namespace gemmforge

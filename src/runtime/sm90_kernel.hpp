@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <tuple>
 #include <utility>
 
 #include "core/kernel_config.hpp"
@@ -27,15 +28,16 @@ class Sm90Kernel final : public GemmImpl {
   Sm90Kernel(DeviceContext&, KernelConfig, LaunchKnobs, std::shared_ptr<jit::LoadedKernel>);
   std::string name() const override { return "gemmforge"; }
   std::string note() const override { return config_.name(); }
+  std::string launch_detail() const override;
   void prepare(const Problem&, const std::vector<Operands>& sets) override;
   void run(const Operands&) override;
   const KernelConfig& config() const { return config_; }
 
  private:
   struct Maps {
-    CUtensorMap a, b;
+    CUtensorMap a, b, c;  // c is left zero unless the config stores through TMA
   };
-  const Maps& maps_for(const Operands&);  // encoded once per operand address pair
+  const Maps& maps_for(const Operands&);  // encoded once per operand address triple
 
   DeviceContext& ctx_;
   KernelConfig config_;
@@ -43,7 +45,8 @@ class Sm90Kernel final : public GemmImpl {
   std::shared_ptr<jit::LoadedKernel> kernel_;
   Problem problem_;
   dim3 grid_{1, 1, 1};
-  std::map<std::pair<const void*, const void*>, Maps> maps_;
+  int resident_clusters_ = 0;  // how many clusters fit at once (queried once per kernel)
+  std::map<std::tuple<const void*, const void*, const void*>, Maps> maps_;
 };
 
 }  // namespace gemmforge

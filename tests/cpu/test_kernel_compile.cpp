@@ -12,6 +12,7 @@
 #include "core/kernel_config.hpp"
 #include "core/shape.hpp"
 #include "jit/compile_pool.hpp"
+#include "jit/ptxas_info.hpp"
 
 namespace gemmforge {
 namespace {
@@ -72,7 +73,16 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   KernelConfig nn;
   nn.layout = Layout::nn;
   nn.block_n = 192;
-  for (const auto& c : {f32, f16, nn}) {
+  KernelConfig cluster;  // 2x1 cluster with B multicast, TMA-store epilogue
+  cluster.block_n = 256;
+  cluster.stages = 3;
+  cluster.cluster_m = 2;
+  cluster.multicast = true;
+  cluster.tma_store = true;
+  KernelConfig pingpong;
+  pingpong.mode = ConsumerMode::pingpong;
+  pingpong.tma_store = true;
+  for (const auto& c : {f32, f16, nn, cluster, pingpong}) {
     const auto r = jit::compile(request(c));
     ASSERT_TRUE(r.ok) << r.log;
     const auto path = dir / (c.name() + ".cubin");
@@ -81,6 +91,9 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
     EXPECT_NE(sass.find("HGMMA.64x" + std::to_string(c.block_n) + "x16"), std::string::npos) << c.name() << "\n" << sass.substr(0, 2000);
     EXPECT_NE(sass.find("UTMALDG"), std::string::npos) << "no TMA loads in " << c.name();
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in " << c.name();
+    if (c.tma_store) EXPECT_NE(sass.find("UTMASTG"), std::string::npos) << "no TMA stores in " << c.name();
+    if (c.multicast) EXPECT_NE(sass.find(".MULTICAST"), std::string::npos) << "no multicast loads in " << c.name();
+    EXPECT_FALSE(jit::parse_ptxas_info(r.log).wgmma_serialized) << c.name() << ": ptxas serialised the wgmmas";
   }
   std::filesystem::remove_all(dir);
 }

@@ -59,14 +59,37 @@ TEST(KernelConfig, LayoutNnNeedsWhole64ColumnBlocks) {
   EXPECT_TRUE(is_valid(c));
 }
 
-TEST(KernelConfig, UnimplementedKnobsAreRefusedNotIgnored) {
+TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
   KernelConfig c;
   c.mode = ConsumerMode::pingpong;
-  EXPECT_TRUE(mentions(validity_problems(c), "not implemented yet"));
+  EXPECT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  EXPECT_EQ(c.wg_rows(), 128);                // each consumer owns whole tiles
+  EXPECT_EQ(c.accumulator_registers(), 128);  // 2 wgmma M-tiles × 128 columns / 2
+  c.consumers = 1;
+  EXPECT_TRUE(mentions(validity_problems(c), "ping-pong alternates"));
+  c = {};
+  c.cluster_m = 2;  // a cluster that multicasts nothing
+  EXPECT_TRUE(mentions(validity_problems(c), "shares nothing"));
+  c.multicast = true;
+  EXPECT_TRUE(is_valid(c));
+  c.block_n = 200;  // half of 200 rows is not whole 8-row swizzle atoms
+  EXPECT_TRUE(mentions(validity_problems(c), "multicast of B"));
+  c.cluster_m = 1;
+  c.cluster_n = 2;  // A is the shared operand: its halves are whole atoms
+  EXPECT_TRUE(is_valid(c));
   c = {};
   c.tma_store = true;
-  EXPECT_TRUE(mentions(validity_problems(c), "not implemented yet"));
-  EXPECT_THROW(jit_source(c), Error);
+  EXPECT_TRUE(is_valid(c));
+  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 128 * 128 * 2);
+  EXPECT_EQ(c.epilogue_block_cols(), 64);
+  c.block_n = 176;
+  EXPECT_EQ(c.epilogue_block_cols(), 16);
+  c.block_n = 104;
+  EXPECT_TRUE(mentions(validity_problems(c), "TMA-store epilogue"));
+  c = {};
+  c.mode = ConsumerMode::pingpong;
+  c.tma_store = true;  // one staging buffer per consumer
+  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 128 * 128 * 2);
 }
 
 TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
@@ -141,7 +164,11 @@ TEST(JitSource, NamesTheInstantiation) {
   KernelConfig c;
   c.block_n = 192;
   const std::string src = jit_source(c);
-  EXPECT_NE(src.find("HgemmTraits<128, 192, 4, 2, true, false>"), std::string::npos) << src;
+  EXPECT_NE(src.find("kBlockM = 128, kBlockN = 192, kStages = 4, kConsumers = 2;"), std::string::npos) << src;
+  EXPECT_NE(src.find("kPingPong = false"), std::string::npos) << src;
+  EXPECT_NE(src.find("kTmaStore = false, kF32Acc = true, kBNMajor = false"), std::string::npos) << src;
+  // The host's shared-memory figure is checked against the kernel's at compile time.
+  EXPECT_NE(src.find("Traits::kSmemBytes == " + std::to_string(c.shared_bytes())), std::string::npos) << src;
   EXPECT_NE(src.find(std::string("extern \"C\" __global__")), std::string::npos);
   EXPECT_NE(src.find(kJitKernelName), std::string::npos);
 }

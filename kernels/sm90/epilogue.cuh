@@ -1,0 +1,86 @@
+// Writing a consumer warpgroup's accumulators to C as fp16.
+//
+// wgmma's accumulator layout: in each 64-row tile, warp w owns rows 16w + lane/4 and
+// 16w + lane/4 + 8; per 8-column slice j it holds columns 8j + 2·(lane%4) and the next one
+// (f32: 4 registers per slice, f16: 2 packed registers).
+#pragma once
+#include "ptx/named_barrier.cuh"
+#include "ptx/tma.cuh"
+#include "sm90/pipeline.cuh"
+
+namespace gemmforge::sm90 {
+
+// The packed fp16 pair at (slice j, half h: rows +0 / +8) of wgmma tile mi.
+template <class T>
+__device__ inline ptx::u32 packed_pair(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], int mi, int j, int h) {
+  if constexpr (T::kF32Acc) return ptx::pack_half2(acc[mi][j * 4 + h * 2], acc[mi][j * 4 + h * 2 + 1]);
+  else return acc[mi][j * 2 + h];
+}
+
+// Straight from registers to global memory, bounds-checked; any M, N and C alignment of 2 bytes.
+template <class T>
+__device__ inline void store_direct(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], ptx::u16* C, int M,
+                                    int N, int row0, int col0) {
+  using namespace ptx;
+  const int warp = (threadIdx.x % 128) / 32, lane = lane_id();
+#pragma unroll
+  for (int mi = 0; mi < T::kMmaM; ++mi) {
+#pragma unroll
+    for (int j = 0; j < T::kBlockN / 8; ++j) {
+      const int col = col0 + j * 8 + (lane % 4) * 2;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = row0 + mi * 64 + warp * 16 + lane / 4 + h * 8;
+        const u32 packed = packed_pair<T>(acc, mi, j, h);
+        if (row >= M || col >= N) continue;
+        u16* dst = C + size_t(row) * N + col;
+        if (col + 1 < N && (N % 2) == 0) {
+          *reinterpret_cast<u32*>(dst) = packed;  // 4-byte aligned: N and col are even
+        } else {
+          dst[0] = u16(packed & 0xFFFF);
+          if (col + 1 < N) dst[1] = u16(packed >> 16);
+        }
+      }
+    }
+  }
+}
+
+// Through shared memory and TMA: the warpgroup writes its rows into its own buffer (column
+// blocks of kEpiCols, swizzled like the TMA map so the 4-byte writes of a warp hit 32 distinct
+// banks), then its first thread issues the stores and returns at once; the stores drain while the
+// next tile's wgmmas run. The buffer is reused only after the previous stores have read it.
+template <class T>
+__device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], unsigned char* buffer,
+                                 const ptx::TensorMap& tmap_c, int consumer, int M, int N, int row0, int col0) {
+  using namespace ptx;
+  const int thread = threadIdx.x % 128, warp = thread / 32, lane = lane_id();
+  const u32 barrier_id = T::kEpilogueBarrier + u32(consumer);
+  if (thread == 0) tma_store_wait_read<0>();
+  named_barrier_sync(barrier_id, 128);
+  constexpr u32 kSwizzleMask = T::kEpiRowBytes / 16 - 1;
+#pragma unroll
+  for (int mi = 0; mi < T::kMmaM; ++mi) {
+#pragma unroll
+    for (int j = 0; j < T::kBlockN / 8; ++j) {
+      const int col = j * 8 + (lane % 4) * 2;
+      const int block = col / T::kEpiCols;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = mi * 64 + warp * 16 + lane / 4 + h * 8;
+        u32 offset = u32(row * T::kEpiRowBytes + (col % T::kEpiCols) * 2);
+        offset ^= ((offset >> 7) & kSwizzleMask) << 4;
+        *reinterpret_cast<u32*>(buffer + block * (T::kWgRows * T::kEpiRowBytes) + offset) = packed_pair<T>(acc, mi, j, h);
+      }
+    }
+  }
+  fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+  named_barrier_sync(barrier_id, 128);
+  if (thread == 0 && row0 < M && col0 < N) {
+#pragma unroll
+    for (int b = 0; b < T::kBlockN / T::kEpiCols; ++b)
+      tma_store_2d(&tmap_c, buffer + b * (T::kWgRows * T::kEpiRowBytes), col0 + b * T::kEpiCols, row0);
+    tma_store_commit();
+  }
+}
+
+}  // namespace gemmforge::sm90

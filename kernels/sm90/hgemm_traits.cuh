@@ -1,0 +1,94 @@
+// Every compile-time constant of one kernel instantiation, derived from the knobs of a
+// KernelConfig (src/core/kernel_config.hpp), and the invariants that make it valid. The host-side
+// rules in src/core/kernel_config.cpp check the same things with reasons; these static_asserts
+// are the backstop.
+#pragma once
+#include "ptx/common.cuh"
+#include "ptx/wgmma.cuh"
+
+namespace gemmforge::sm90 {
+
+template <bool kF32>
+struct AccRegOf {
+  using type = float;
+};
+template <>
+struct AccRegOf<false> {
+  using type = ptx::u32;  // two fp16 packed
+};
+
+// Knobs: a struct with static constexpr members kBlockM, kBlockN, kStages, kConsumers, kPingPong,
+// kClusterM, kClusterN, kMulticast, kTmaStore, kF32Acc, kBNMajor (the JIT writes one per config).
+template <class Knobs>
+struct HgemmTraits : Knobs {
+  using Knobs::kBlockM, Knobs::kBlockN, Knobs::kStages, Knobs::kConsumers, Knobs::kPingPong, Knobs::kClusterM,
+      Knobs::kClusterN, Knobs::kMulticast, Knobs::kTmaStore, Knobs::kF32Acc, Knobs::kBNMajor;
+
+  static constexpr int kBlockK = 64;                       // one 128-byte swizzle row of fp16
+  static constexpr int kThreads = (kConsumers + 1) * 128;  // producer warpgroup + consumers
+  static constexpr int kClusterSize = kClusterM * kClusterN;
+
+  // Cooperative: the consumers split each tile's rows. Ping-pong: each consumer owns whole tiles,
+  // alternating, so one warpgroup's epilogue runs while the other's wgmmas do.
+  static constexpr int kWgRows = kPingPong ? kBlockM : kBlockM / kConsumers;
+  static constexpr int kMmaM = kWgRows / 64;  // wgmma M-tiles per consumer warpgroup
+  static constexpr int kStageReaders = kPingPong ? 1 : kConsumers;  // warpgroups that read a stage
+
+  // Shared-memory stage: A tile (K-major, BM rows of 128 B) then B tile (tn: BN rows of 128 B;
+  // nn: BN/64 blocks of 64 columns × 64 k-rows, each row 128 B).
+  static constexpr int kATileBytes = kBlockM * kBlockK * 2;
+  static constexpr int kBTileBytes = kBlockN * kBlockK * 2;
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  static constexpr int kBColumnBlock = 64;
+  static constexpr int kBColumnBlockBytes = kBlockK * kBColumnBlock * 2;
+
+  // Multicast: CTAs side by side along M share B, along N share A. Each CTA loads half of the
+  // shared tile (split along the tile's outer dimension) and sends it to both.
+  static constexpr bool kMulticastA = kMulticast && kClusterN == 2;
+  static constexpr bool kMulticastB = kMulticast && kClusterM == 2;
+  static constexpr int kABoxRows = kMulticastA ? kBlockM / 2 : kBlockM;
+  static constexpr int kBBoxRows = kBNMajor ? (kMulticastB ? kBlockK / 2 : kBlockK)  // k-rows per column block
+                                            : (kMulticastB ? kBlockN / 2 : kBlockN);
+  // Arrivals that free a stage: every consumer warp that read it, in every CTA it was sent to.
+  static constexpr int kEmptyArrivals = kStageReaders * 4 * (kMulticast ? kClusterSize : 1);
+
+  // TMA-store epilogue: each consumer stages its rows of C in shared memory as column blocks of
+  // kEpiCols (the widest swizzle that divides BN, so the register-to-smem writes are free of bank
+  // conflicts), then one thread stores them while the consumers go on to the next tile.
+  static constexpr int kEpiCols = kBlockN % 64 == 0 ? 64 : (kBlockN % 32 == 0 ? 32 : 16);
+  static constexpr int kEpiRowBytes = kEpiCols * 2;  // = the swizzle span: 128, 64 or 32 bytes
+  static constexpr int kEpiBytesPerWg = kWgRows * kBlockN * 2;
+  static constexpr int kEpiBytes = kTmaStore ? kConsumers * kEpiBytesPerWg : 0;
+
+  static constexpr int kStagesBytes = kStages * kStageBytes;
+  static constexpr int kBarrierBytes = 2 * kStages * 8;
+  static constexpr int kSmemBytes = 1024 /* alignment slack */ + kStagesBytes + kEpiBytes + kBarrierBytes;
+
+  // Named barrier ids: each consumer's epilogue (2), and the ping-pong hand-over of the main
+  // loop from one consumer to the other (2).
+  static constexpr unsigned kEpilogueBarrier = 1, kMainloopOrderBarrier = 3;
+
+  // Registers per thread after rebalancing (two consumers only): 128 × 40 + 256 × 232 ≤ 65536.
+  static constexpr int kProducerRegs = 40;
+  static constexpr int kConsumerRegs = 232;
+  using Mma = ptx::Wgmma<kBlockN, kF32Acc, kBNMajor ? 1 : 0>;
+  using AccReg = typename AccRegOf<kF32Acc>::type;
+
+  static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
+  static_assert(!kPingPong || kConsumers == 2, "ping-pong alternates two consumer warpgroups");
+  static_assert(kWgRows % 64 == 0 && kWgRows >= 64, "each consumer warpgroup takes whole 64-row wgmma tiles");
+  static_assert(kBlockN % 8 == 0 && kBlockN >= 8 && kBlockN <= 256, "wgmma N is 8..256 in steps of 8");
+  static_assert(kBlockM <= 256 && kBlockN <= 256, "a TMA box side is at most 256 elements");
+  static_assert(kStages >= 2, "a pipeline needs at least two stages");
+  static_assert(!kBNMajor || kBlockN % kBColumnBlock == 0, "N-major B tiles are whole 64-column blocks");
+  static_assert(kClusterSize == 1 || kClusterSize == 2, "clusters of one or two CTAs");
+  static_assert(!kMulticast || kClusterSize == 2, "multicast needs a two-CTA cluster");
+  static_assert(!kMulticastB || kBNMajor || (kBlockN / 2) % 8 == 0,
+                "half a B tile must be whole 8-row swizzle atoms");
+  static_assert(!kTmaStore || kBlockN % 16 == 0, "TMA-store column blocks are 16, 32 or 64 wide");
+  static_assert(kStageBytes % 1024 == 0 && kEpiBytesPerWg % 1024 == 0, "swizzled tiles start on 1024-byte boundaries");
+  static_assert(kSmemBytes <= 232448, "227 KB of shared memory per CTA at most");
+  static_assert(kMmaM * Mma::kRegs <= 192, "accumulators must fit the consumer register budget");
+};
+
+}  // namespace gemmforge::sm90

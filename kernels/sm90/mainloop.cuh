@@ -1,0 +1,60 @@
+// A consumer warpgroup's main loop over K for one output tile: wgmma on each stage as it fills,
+// with one wgmma group left in flight while the next stage's group is issued (so the tensor
+// cores never drain between stages); a stage is released once the group that read it retired.
+#pragma once
+#include "ptx/wgmma.cuh"
+#include "sm90/pipeline.cuh"
+
+namespace gemmforge::sm90 {
+
+template <class T>
+__device__ inline void issue_stage_mmas(const SharedStorage<T>& smem, int s, int a_row0,
+                                        typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs]) {
+  using namespace ptx;
+#pragma unroll
+  for (int mi = 0; mi < T::kMmaM; ++mi) {
+    // This warpgroup's 64-row slice: whole 128-byte rows, so the swizzle phase is unchanged.
+    const u64 desc_a = make_kmajor_sw128_desc(smem.a_tile(s) + (a_row0 + mi * 64) * 128);
+#pragma unroll
+    for (int k = 0; k < T::kBlockK; k += 16) {
+      u64 desc_b;
+      if constexpr (T::kBNMajor)
+        desc_b = advance_desc_mn_major_k(make_mnmajor_sw128_desc(smem.b_tile(s), T::kBColumnBlockBytes), k);
+      else
+        desc_b = advance_desc_k(make_kmajor_sw128_desc(smem.b_tile(s)), k);
+      T::Mma::mma(advance_desc_k(desc_a, k), desc_b, acc[mi], 1u);
+    }
+  }
+}
+
+// Accumulates one tile into `acc` (zeroed here); `pos` walks the ring and is left after the
+// tile's last stage. a_row0: the first row of this warpgroup's slice of the A tile.
+template <class T>
+__device__ inline void mma_tile(const SharedStorage<T>& smem, RingPosition& pos, int k_blocks, int a_row0,
+                                typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs]) {
+  using namespace ptx;
+  using Reg = typename T::AccReg;
+#pragma unroll
+  for (int mi = 0; mi < T::kMmaM; ++mi)
+#pragma unroll
+    for (int r = 0; r < T::Mma::kRegs; ++r) acc[mi][r] = Reg(0);
+  int previous = -1;
+  for (int kb = 0; kb < k_blocks; ++kb) {
+    mbarrier_wait(smem.full(pos.stage), pos.phase);
+#pragma unroll
+    for (int mi = 0; mi < T::kMmaM; ++mi) fence_registers(acc[mi]);
+    wgmma_fence();
+    issue_stage_mmas<T>(smem, pos.stage, a_row0, acc);
+    wgmma_commit();
+    wgmma_wait<1>();  // the previous stage's group has retired: its stage can be refilled
+    if (previous >= 0) release_stage<T>(smem, previous);
+    previous = pos.stage;
+    pos.template advance<T::kStages>();
+  }
+  wgmma_wait<0>();
+#pragma unroll
+  for (int mi = 0; mi < T::kMmaM; ++mi) fence_registers(acc[mi]);
+  if (previous >= 0) release_stage<T>(smem, previous);
+}
+
+}  // namespace gemmforge::sm90

@@ -1,0 +1,117 @@
+// The shared-memory stage ring between the TMA producer and the wgmma consumers: where each
+// stage lives, the full/empty mbarriers that hand it over, and the producer's load loop.
+#pragma once
+#include "ptx/cluster.cuh"
+#include "ptx/mbarrier.cuh"
+#include "ptx/tma.cuh"
+#include "sm90/tile_scheduler.cuh"
+
+namespace gemmforge::sm90 {
+
+// Position in the ring: which stage, and the parity of the phase that stage is in.
+struct RingPosition {
+  int stage = 0;
+  ptx::u32 phase = 0;
+
+  template <int kStages>
+  __device__ void advance(int steps = 1) {
+    const int next = stage + steps;
+    phase ^= ptx::u32(next / kStages) & 1u;
+    stage = next % kStages;
+  }
+};
+
+template <class T>
+struct SharedStorage {
+  unsigned char* base;  // 1024-byte aligned
+
+  __device__ explicit SharedStorage(unsigned char* raw)
+      : base(reinterpret_cast<unsigned char*>((reinterpret_cast<ptx::u64>(raw) + 1023) & ~ptx::u64(1023))) {}
+  __device__ unsigned char* a_tile(int s) const { return base + s * T::kStageBytes; }
+  __device__ unsigned char* b_tile(int s) const { return base + s * T::kStageBytes + T::kATileBytes; }
+  __device__ unsigned char* epilogue(int consumer) const {
+    return base + T::kStagesBytes + consumer * T::kEpiBytesPerWg;
+  }
+  __device__ ptx::u64* full(int s) const {
+    return reinterpret_cast<ptx::u64*>(base + T::kStagesBytes + T::kEpiBytes) + s;
+  }
+  __device__ ptx::u64* empty(int s) const { return full(T::kStages) + s; }
+};
+
+// Thread 0 initialises the barriers; with clusters every CTA's barriers must be live before any
+// peer multicasts into them, hence a cluster-wide sync instead of a CTA one.
+template <class T>
+__device__ inline void init_ring(const SharedStorage<T>& smem) {
+  using namespace ptx;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < T::kStages; ++s) {
+      mbarrier_init(smem.full(s), 1);  // the local producer's arrive_expect_tx
+      mbarrier_init(smem.empty(s), T::kEmptyArrivals);
+    }
+    fence_barrier_init();
+  }
+  if constexpr (T::kClusterSize > 1) cluster_sync();
+  else __syncthreads();
+}
+
+// Frees a stage: one arrival per consumer warp, on this CTA's barrier and, when the stage was
+// filled by multicast, on the partner's too (its producer writes into our copy of the stage).
+template <class T>
+__device__ inline void release_stage(const SharedStorage<T>& smem, int stage) {
+  using namespace ptx;
+  if (lane_id() != 0) return;
+  if constexpr (T::kMulticast) {
+#pragma unroll
+    for (u32 cta = 0; cta < u32(T::kClusterSize); ++cta) mbarrier_arrive_cluster(smem.empty(stage), cta);
+  } else {
+    mbarrier_arrive(smem.empty(stage));
+  }
+}
+
+// The producer: one thread streams every (tile, k-block) of this CTA's walk into the ring.
+template <class T>
+__device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b,
+                               const TileScheduler<T::kClusterM, T::kClusterN>& sched, int k_blocks, ptx::u32 rank) {
+  using namespace ptx;
+  constexpr u16 kBoth = 0b11;
+  tma_prefetch_descriptor(&tmap_a);
+  tma_prefetch_descriptor(&tmap_b);
+  RingPosition pos;
+  for (int t = sched.first(); t < sched.total(); t += sched.stride()) {
+    int tm, tn;
+    sched.coords(t, rank, tm, tn);
+    for (int kb = 0; kb < k_blocks; ++kb) {
+      const int s = pos.stage;
+      mbarrier_wait(smem.empty(s), pos.phase ^ 1);  // a fresh barrier counts as released
+      // Full stage bytes land in every CTA: its own half and its partner's half when multicast.
+      mbarrier_arrive_expect_tx(smem.full(s), T::kStageBytes);
+      const int k0 = kb * T::kBlockK;
+      if constexpr (T::kMulticastA) {
+        const int half = int(rank) * T::kABoxRows;
+        tma_load_2d_multicast(smem.a_tile(s) + half * 128, &tmap_a, smem.full(s), k0, tm * T::kBlockM + half, kBoth);
+      } else {
+        tma_load_2d(smem.a_tile(s), &tmap_a, smem.full(s), k0, tm * T::kBlockM);
+      }
+      if constexpr (T::kBNMajor) {
+        const int half = T::kMulticastB ? int(rank) * T::kBBoxRows : 0;  // k-rows
+#pragma unroll
+        for (int j = 0; j < T::kBlockN / T::kBColumnBlock; ++j) {
+          unsigned char* dst = smem.b_tile(s) + j * T::kBColumnBlockBytes + half * 128;
+          const int n0 = tn * T::kBlockN + j * T::kBColumnBlock;
+          if constexpr (T::kMulticastB) tma_load_2d_multicast(dst, &tmap_b, smem.full(s), n0, k0 + half, kBoth);
+          else tma_load_2d(dst, &tmap_b, smem.full(s), n0, k0);
+        }
+      } else {
+        if constexpr (T::kMulticastB) {
+          const int half = int(rank) * T::kBBoxRows;
+          tma_load_2d_multicast(smem.b_tile(s) + half * 128, &tmap_b, smem.full(s), k0, tn * T::kBlockN + half, kBoth);
+        } else {
+          tma_load_2d(smem.b_tile(s), &tmap_b, smem.full(s), k0, tn * T::kBlockN);
+        }
+      }
+      pos.template advance<T::kStages>();
+    }
+  }
+}
+
+}  // namespace gemmforge::sm90
