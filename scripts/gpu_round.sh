@@ -26,7 +26,7 @@ clocks() {  # the card's state, recorded beside the results (read only; nothing 
   nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu \
     --format=csv,noheader >> "$OUT/clocks.csv"
 }
-echo "timestamp,name,driver,sm_mhz,mem_mhz,max_sm_mhz,power_w,power_limit_w,temp_c" > "$OUT/clocks.csv"
+[ -f "$OUT/clocks.csv" ] || echo "timestamp,name,driver,sm_mhz,mem_mhz,max_sm_mhz,power_w,power_limit_w,temp_c" > "$OUT/clocks.csv"
 clocks
 start=$(date +%s)
 
@@ -67,6 +67,22 @@ case "$stage" in
     timeout ${LIMIT_S:-560} "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both \
       --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode gpu,offline \
       --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
+    # One archive per class: the device tool brings back a limited number of files.
+    tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" "$name.log" && rm -rf "$OUT/$name" "$OUT/$name.log"
+    ;;
+  profile)
+    # Nsight Compute on one launch of gemmforge's config (CONFIGS, one entry) and one of cuBLAS's
+    # kernel on SHAPE (default 8192x8192x8192, tn). ncu locks the clocks to base: per-clock view.
+    shape=${SHAPE:-8192x8192x8192}
+    sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section LaunchStats"
+    timeout 200 ncu $sections -k regex:gemmforge_hgemm --launch-skip 3 --launch-count 1 \
+      "$BIN/gemmforge" bench --shape "$shape" --layout tn --impl gemmforge --configs "${CONFIGS:?set CONFIGS}" --mode gpu \
+      --rounds 1 --out "$OUT/prof-gf" > "$OUT/ncu_gemmforge.txt" 2>&1
+    timeout 200 ncu $sections -k regex:'^(nvjet|sm90|cutlass)' --launch-skip 3 --launch-count 1 \
+      "$BIN/gemmforge" bench --shape "$shape" --layout tn --impl cublas --mode gpu --rounds 1 \
+      --out "$OUT/prof-cublas" > "$OUT/ncu_cublas.txt" 2>&1
+    rm -rf "$OUT/prof-gf" "$OUT/prof-cublas"
+    grep -E "gemmforge_hgemm|nvjet|sm90_|Duration|SM Frequency|Compute \(SM\) Throughput|Memory Throughput|L2 Hit|Registers|Executed Ipc|Issue Slots|No Eligible|Warp Cycles Per Issued" "$OUT"/ncu_*.txt | head -60
     ;;
   compile-all)
     # The whole config space through NVRTC on all cores (no GPU needed, but fast on 16 cores).

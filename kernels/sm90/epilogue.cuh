@@ -45,41 +45,47 @@ __device__ inline void store_direct(const typename T::AccReg (&acc)[T::kMmaM][T:
   }
 }
 
-// Through shared memory and TMA: the warpgroup writes its rows into its own buffer (column
-// blocks of kEpiCols, swizzled like the TMA map so the 4-byte writes of a warp hit 32 distinct
-// banks), then its first thread issues the stores and returns at once; the stores drain while the
-// next tile's wgmmas run. The buffer is reused only after the previous stores have read it.
+// Through shared memory and TMA, one column block of kEpiCols at a time: the warpgroup writes
+// the block into one of its two staging buffers (swizzled like the TMA map, so the 4-byte writes
+// of a warp hit 32 distinct banks), its first thread issues the block's store, and the next block
+// goes to the other buffer while that store drains. A buffer is rewritten only once the store
+// issued from it two blocks earlier has read it; the last stores of a tile drain while the next
+// tile's wgmmas run. `blocks_done` counts this warpgroup's blocks across tiles (buffer parity).
 template <class T>
-__device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], unsigned char* buffer,
-                                 const ptx::TensorMap& tmap_c, int consumer, int M, int N, int row0, int col0) {
+__device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], unsigned char* buffers,
+                                 const ptx::TensorMap& tmap_c, int consumer, int M, int N, int row0, int col0,
+                                 unsigned& blocks_done) {
   using namespace ptx;
   const int thread = threadIdx.x % 128, warp = thread / 32, lane = lane_id();
   const u32 barrier_id = T::kEpilogueBarrier + u32(consumer);
-  if (thread == 0) tma_store_wait_read<0>();
-  named_barrier_sync(barrier_id, 128);
   constexpr u32 kSwizzleMask = T::kEpiRowBytes / 16 - 1;
+  constexpr int kSlicesPerBlock = T::kEpiCols / 8;
+  const bool in_range = row0 < M && col0 < N;
 #pragma unroll
-  for (int mi = 0; mi < T::kMmaM; ++mi) {
+  for (int b = 0; b < T::kBlockN / T::kEpiCols; ++b, ++blocks_done) {
+    unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
+    if (thread == 0) tma_store_wait_read<1>();  // the store from this buffer, two blocks ago
+    named_barrier_sync(barrier_id, 128);
 #pragma unroll
-    for (int j = 0; j < T::kBlockN / 8; ++j) {
-      const int col = j * 8 + (lane % 4) * 2;
-      const int block = col / T::kEpiCols;
+    for (int mi = 0; mi < T::kMmaM; ++mi) {
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = mi * 64 + warp * 16 + lane / 4 + h * 8;
-        u32 offset = u32(row * T::kEpiRowBytes + (col % T::kEpiCols) * 2);
-        offset ^= ((offset >> 7) & kSwizzleMask) << 4;
-        *reinterpret_cast<u32*>(buffer + block * (T::kWgRows * T::kEpiRowBytes) + offset) = packed_pair<T>(acc, mi, j, h);
+      for (int js = 0; js < kSlicesPerBlock; ++js) {
+        const int col = js * 8 + (lane % 4) * 2;  // within the block
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = mi * 64 + warp * 16 + lane / 4 + h * 8;
+          u32 offset = u32(row * T::kEpiRowBytes + col * 2);
+          offset ^= ((offset >> 7) & kSwizzleMask) << 4;
+          *reinterpret_cast<u32*>(buffer + offset) = packed_pair<T>(acc, mi, b * kSlicesPerBlock + js, h);
+        }
       }
     }
-  }
-  fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
-  named_barrier_sync(barrier_id, 128);
-  if (thread == 0 && row0 < M && col0 < N) {
-#pragma unroll
-    for (int b = 0; b < T::kBlockN / T::kEpiCols; ++b)
-      tma_store_2d(&tmap_c, buffer + b * (T::kWgRows * T::kEpiRowBytes), col0 + b * T::kEpiCols, row0);
-    tma_store_commit();
+    fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+    named_barrier_sync(barrier_id, 128);
+    if (thread == 0) {
+      if (in_range) tma_store_2d(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
+      tma_store_commit();  // a group per block even when empty, so the parity count stays exact
+    }
   }
 }
 

@@ -52,12 +52,13 @@ struct HgemmTraits : Knobs {
   // Arrivals that free a stage: every consumer warp that read it, in every CTA it was sent to.
   static constexpr int kEmptyArrivals = kStageReaders * 4 * (kMulticast ? kClusterSize : 1);
 
-  // TMA-store epilogue: each consumer stages its rows of C in shared memory as column blocks of
-  // kEpiCols (the widest swizzle that divides BN, so the register-to-smem writes are free of bank
-  // conflicts), then one thread stores them while the consumers go on to the next tile.
+  // TMA-store epilogue: each consumer stages its rows of C in shared memory one column block of
+  // kEpiCols at a time (the widest swizzle that divides BN, so the register-to-smem writes are
+  // free of bank conflicts), in two alternating buffers, and one thread stores each block.
   static constexpr int kEpiCols = kBlockN % 64 == 0 ? 64 : (kBlockN % 32 == 0 ? 32 : 16);
   static constexpr int kEpiRowBytes = kEpiCols * 2;  // = the swizzle span: 128, 64 or 32 bytes
-  static constexpr int kEpiBytesPerWg = kWgRows * kBlockN * 2;
+  static constexpr int kEpiBufferBytes = kWgRows * kEpiRowBytes;
+  static constexpr int kEpiBytesPerWg = 2 * kEpiBufferBytes;
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * kEpiBytesPerWg : 0;
 
   static constexpr int kStagesBytes = kStages * kStageBytes;
@@ -86,7 +87,7 @@ struct HgemmTraits : Knobs {
   static_assert(!kMulticastB || kBNMajor || (kBlockN / 2) % 8 == 0,
                 "half a B tile must be whole 8-row swizzle atoms");
   static_assert(!kTmaStore || kBlockN % 16 == 0, "TMA-store column blocks are 16, 32 or 64 wide");
-  static_assert(kStageBytes % 1024 == 0 && kEpiBytesPerWg % 1024 == 0, "swizzled tiles start on 1024-byte boundaries");
+  static_assert(kStageBytes % 1024 == 0 && kEpiBufferBytes % 1024 == 0, "swizzled tiles start on 1024-byte boundaries");
   static_assert(kSmemBytes <= 232448, "227 KB of shared memory per CTA at most");
   static_assert(kMmaM * Mma::kRegs <= 192, "accumulators must fit the consumer register budget");
 };

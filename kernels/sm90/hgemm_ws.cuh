@@ -48,6 +48,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     const int wg_row_offset = T::kPingPong ? 0 : consumer * T::kWgRows;
     typename T::AccReg acc[T::kMmaM][T::Mma::kRegs];
     RingPosition pos;
+    unsigned epilogue_blocks = 0;  // TMA-store staging buffer parity
     int walked = 0;  // tiles of this CTA's walk so far
     for (int t = sched.first(); t < sched.total(); t += sched.stride(), ++walked) {
       if (T::kPingPong && walked % 2 != consumer) {  // the other warpgroup's tile: skip its stages
@@ -66,7 +67,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       if constexpr (T::kPingPong)
         if (t + sched.stride() < sched.total()) named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
       const int row0 = tm * T::kBlockM + wg_row_offset, col0 = tn * T::kBlockN;
-      if constexpr (T::kTmaStore) store_tma<T>(acc, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0);
+      if constexpr (T::kTmaStore) store_tma<T>(acc, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0, epilogue_blocks);
       else store_direct<T>(acc, C, M, N, row0, col0);
     }
     if constexpr (T::kTmaStore)

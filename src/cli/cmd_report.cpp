@@ -39,9 +39,9 @@ int run(const ReportArgs& a) {
 
 void add_report(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
-  auto* cmd = app.add_subcommand("report", "Summarize one or more results.json files (merged) without a GPU");
+  auto* cmd = app.add_subcommand("report", "Summarize one or more result files (results.json, .json.gz or results.csv; merged) without a GPU");
   cmd->footer("Example: gemmforge report bench/results/grid/results.json --baseline cublas --markdown summary.md");
-  cmd->add_option("files", args->files, "results.json files written by gemmforge bench")->required();
+  cmd->add_option("files", args->files, "results.json / results.json.gz / results.csv files written by gemmforge bench")->required();
   cmd->add_option("--baseline", args->baseline, "baseline of the per-class tables")->capture_default_str();
   cmd->add_option("--markdown", args->markdown, "also write the summary as Markdown to this file");
   cmd->callback([args, &exit_code] { exit_code = run(*args); });

@@ -42,18 +42,39 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
                  "with --impl gemmforge: 'all' kernel configurations, or a JSON file of them; each shape keeps "
                  "the fastest that passes the gate")
       ->capture_default_str();
+  app.add_option("--group-m", o.group_m,
+                 "with --impl gemmforge: raster group sizes (tile rows) to sweep each config with, comma list; "
+                 "'auto' sizes a wave of CTAs to a square of C")
+      ->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the gate's random inputs and of the round order")->capture_default_str();
 }
 
 nlohmann::json prepare_gemmforge(const ProblemOptions& p, BenchOptions& o, DeviceContext& ctx) {
   if (std::find(o.impls.begin(), o.impls.end(), "gemmforge") == o.impls.end()) return nullptr;
   std::vector<KernelConfig> configs;
+  std::vector<int> groups;
   try {
     configs = read_configs(p.configs, o.layouts, o.acc);
+    for (const auto& g : split_list(p.group_m)) {
+      if (g == "auto") {
+        groups.push_back(0);
+        continue;
+      }
+      size_t used = 0;
+      int v = 0;
+      try {
+        v = std::stoi(g, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != g.size() || v < 1) throw Error("--group-m takes 'auto' or positive integers, not '" + g + "'");
+      groups.push_back(v);
+    }
+    if (groups.empty()) throw Error("--group-m names no group size");
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
-  return setup_gemmforge_sweep(o, ctx, configs);
+  return setup_gemmforge_sweep(o, ctx, configs, groups);
 }
 
 BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch) {

@@ -17,6 +17,7 @@ struct ProblemOptions {
   std::string acc = "f32";
   std::string impls;
   std::string configs = "all";         // kernel configurations for --impl gemmforge
+  std::string group_m = "auto";        // raster groups each config is swept with
   uint64_t seed = 1;
 };
 

@@ -42,7 +42,8 @@ std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector
   return out;
 }
 
-nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<KernelConfig>& configs) {
+nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<KernelConfig>& configs,
+                                     const std::vector<int>& group_m) {
   struct Compiled {
     KernelConfig config;
     std::vector<char> cubin;
@@ -75,18 +76,23 @@ nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const 
   if (compiled->empty()) throw Error("no gemmforge kernel configuration compiled");
 
   DeviceContext* device = &ctx;
-  o.gemmforge_candidates = [compiled, device](const Problem& p, const std::vector<Operands>& sets) {
+  o.gemmforge_candidates = [compiled, device, group_m](const Problem& p, const std::vector<Operands>& sets) {
     std::vector<std::unique_ptr<GemmImpl>> out;
     for (auto& c : *compiled) {
       if (!why_not_supported(c.config, p).empty()) continue;
       if (!c.loaded) c.loaded = Sm90Kernel::load(c.config, c.cubin);
-      auto k = std::make_unique<Sm90Kernel>(*device, c.config, LaunchKnobs{}, c.loaded);
-      k->prepare(p, sets);
-      out.push_back(std::move(k));
+      for (int g : group_m) {
+        LaunchKnobs knobs;
+        knobs.group_m = g;
+        auto k = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
+        k->prepare(p, sets);
+        out.push_back(std::move(k));
+      }
     }
     return out;
   };
-  return {{"configs_requested", configs.size()}, {"configs_compiled", compiled->size()}, {"left_out", failures}};
+  return {{"configs_requested", configs.size()}, {"configs_compiled", compiled->size()}, {"left_out", failures},
+          {"group_m", group_m}};
 }
 
 }  // namespace gemmforge::cli

@@ -15,6 +15,8 @@ std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector
 
 // Compiles every config (progress line on stderr), reports the ones that fail, and installs
 // o.gemmforge_candidates. Returns a JSON summary for the run's settings.
-nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext&, const std::vector<KernelConfig>&);
+// group_m: the raster groups each config is swept with (0 = auto_group_m).
+nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext&, const std::vector<KernelConfig>&,
+                                     const std::vector<int>& group_m = {0});
 
 }  // namespace gemmforge::cli

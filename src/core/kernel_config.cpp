@@ -1,6 +1,7 @@
 #include "core/kernel_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -66,12 +67,20 @@ int KernelConfig::epilogue_block_cols() const { return block_n % 64 == 0 ? 64 : 
 int KernelConfig::shared_bytes() const {
   const int stage = (block_m + block_n) * block_k * 2;
   const int barriers = 2 * stages * 8;
-  const int epilogue = tma_store ? consumers * wg_rows() * block_n * 2 : 0;  // one buffer per consumer
+  // Two staging buffers of one column block per consumer (kernels/sm90/epilogue.cuh).
+  const int epilogue = tma_store ? consumers * 2 * wg_rows() * epilogue_block_cols() * 2 : 0;
   return 1024 /* 1024-byte alignment of the swizzled tiles */ + stages * stage + barriers + epilogue;
 }
 
 int KernelConfig::accumulator_registers() const {
   return wg_rows() / 64 * block_n / (acc == Accum::f32 ? 2 : 4);
+}
+
+int auto_group_m(const KernelConfig& c, int resident_clusters, int64_t M) {
+  const double tile_h = double(c.block_m) * c.cluster_m, tile_w = double(c.block_n) * c.cluster_n;
+  const int64_t tile_rows = std::max<int64_t>(1, (M + int64_t(tile_h) - 1) / int64_t(tile_h));
+  const double rows = std::sqrt(std::max(1, resident_clusters) * tile_w / tile_h);
+  return int(std::clamp<int64_t>(std::llround(rows), 1, tile_rows));
 }
 
 std::vector<std::string> validity_problems(const KernelConfig& c) {

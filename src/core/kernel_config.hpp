@@ -43,8 +43,14 @@ struct KernelConfig {
 // Run-time knobs: the same cubin serves every value.
 struct LaunchKnobs {
   bool persistent = true;  // grid = min(tiles, SMs) CTAs walking tiles; else one CTA per tile
-  int group_m = 8;         // tile-rows per raster group (L2 reuse of B tiles)
+  // Tile-rows per raster group. 0 = auto: the rows that make one wave of resident CTAs cover a
+  // square of C, so each wave reads the least of A and B from DRAM (auto_group_m).
+  int group_m = 0;
 };
+
+// The raster group (in cluster-tile rows) for which `resident` clusters cover about as many rows
+// of C as columns: sqrt(resident · tile width / tile height), within 1..tile rows.
+int auto_group_m(const KernelConfig&, int resident_clusters, int64_t M);
 
 inline constexpr int kMaxSharedBytesPerCta = 232448;  // 227 KB on sm_90
 // Accumulator registers a consumer thread may hold, of the 232-240 it gets. f16 accumulators need

@@ -145,6 +145,7 @@ std::string read_maybe_gzipped(const std::filesystem::path& path) {
 
 ResultFile read_result_file(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(path)) throw Error("cannot read result file '" + path.string() + "'");
+  if (path.extension() == ".csv") return read_result_csv(path);
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(read_maybe_gzipped(path));
@@ -158,6 +159,87 @@ ResultFile read_result_file(const std::filesystem::path& path) {
   } catch (const Error& e) {
     throw Error("'" + path.string() + "': " + e.what());
   }
+}
+
+namespace {
+
+// Splits one RFC 4180 line (quotes around fields that hold commas or quotes; "" is a quote).
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  if (quoted) throw Error("unterminated quote");
+  return out;
+}
+
+std::optional<double> csv_optional_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  size_t used = 0;
+  const double v = std::stod(s, &used);
+  if (used != s.size()) throw Error("'" + s + "' is not a number");
+  return v;
+}
+
+}  // namespace
+
+ResultFile read_result_csv(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read result file '" + path.string() + "'");
+  std::string line;
+  if (!std::getline(in, line) || split_csv_line(line) != split_csv_line(csv_header()))
+    throw Error("'" + path.string() + "' does not start with the results.csv header of gemmforge bench");
+  ResultFile f;
+  f.command = "(records read from " + path.string() + "; the CSV carries no environment)";
+  size_t row = 1;
+  while (std::getline(in, line)) {
+    ++row;
+    if (line.empty()) continue;
+    try {
+      const auto v = split_csv_line(line);
+      if (v.size() != 21) throw Error(std::to_string(v.size()) + " fields, expected 21");
+      BenchRecord r;
+      r.shape = Shape{std::stoll(v[0]), std::stoll(v[1]), std::stoll(v[2])};
+      r.layout = parse_layout(v[4]);
+      r.acc = parse_accum(v[5]);
+      r.impl = v[6];
+      r.mode = v[7];
+      r.l2 = v[8];
+      r.verdict = v[9];
+      r.median_us = csv_optional_number(v[10]);
+      r.p25_us = csv_optional_number(v[11]);
+      r.p75_us = csv_optional_number(v[12]);
+      r.min_us = csv_optional_number(v[13]);
+      r.event_median_us = csv_optional_number(v[14]);
+      r.samples = std::stoi(v[15]);
+      r.calls_per_sample = std::stoi(v[16]);
+      r.sm_clock_mhz = csv_optional_number(v[18]);
+      r.power_w = csv_optional_number(v[19]);
+      r.note = v[20];
+      f.records.push_back(std::move(r));
+    } catch (const std::exception& e) {
+      throw Error("'" + path.string() + "' row " + std::to_string(row) + ": " + e.what());
+    }
+  }
+  f.complete = true;  // a CSV is written only once the run finished (atomically, beside the JSON)
+  return f;
 }
 
 std::string csv_header() {

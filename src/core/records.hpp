@@ -45,7 +45,9 @@ nlohmann::json to_json(const BenchRecord&);
 BenchRecord record_from_json(const nlohmann::json&);  // throws Error naming the missing field
 nlohmann::json to_json(const ResultFile&);
 ResultFile result_file_from_json(const nlohmann::json&);
-ResultFile read_result_file(const std::filesystem::path&);  // refuses incomplete files
+ResultFile read_result_file(const std::filesystem::path&);  // refuses incomplete files; .csv too
+// The records of a results.csv (no environment or settings: those are only in the JSON).
+ResultFile read_result_csv(const std::filesystem::path&);
 
 std::string csv_header();
 std::string to_csv_row(const BenchRecord&);

@@ -57,10 +57,11 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
     clusters = std::min<int64_t>(cluster_tiles, resident_clusters_);
   }
   grid_ = dim3(unsigned(clusters * cluster), 1, 1);
+  group_m_ = knobs_.group_m > 0 ? knobs_.group_m : auto_group_m(config_, int(clusters), p.shape.M);
 }
 
 std::string Sm90Kernel::launch_detail() const {
-  return "grid " + std::to_string(grid_.x) + " CTAs" +
+  return "grid " + std::to_string(grid_.x) + " CTAs, raster groups of " + std::to_string(group_m_) + " tile rows" +
          (config_.cluster_m * config_.cluster_n > 1 ? ", at most " + std::to_string(resident_clusters_) + " clusters resident"
                                                     : std::string());
 }
@@ -108,7 +109,7 @@ const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
 void Sm90Kernel::run(const Operands& o) {
   Maps& m = const_cast<Maps&>(maps_for(o));
   void* c = o.C;
-  int M = int(problem_.shape.M), N = int(problem_.shape.N), K = int(problem_.shape.K), group = knobs_.group_m;
+  int M = int(problem_.shape.M), N = int(problem_.shape.N), K = int(problem_.shape.K), group = group_m_;
   void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group};
   jit::launch(*kernel_, grid_, dim3(unsigned(config_.threads()), 1, 1),
               dim3(unsigned(config_.cluster_m * config_.cluster_n), 1, 1), config_.shared_bytes(), ctx_.stream(), args);

@@ -27,7 +27,10 @@ class Sm90Kernel final : public GemmImpl {
   static std::shared_ptr<jit::LoadedKernel> load(const KernelConfig&, const std::vector<char>& cubin);
   Sm90Kernel(DeviceContext&, KernelConfig, LaunchKnobs, std::shared_ptr<jit::LoadedKernel>);
   std::string name() const override { return "gemmforge"; }
-  std::string note() const override { return config_.name(); }
+  // The config's name, and the raster group when it was set rather than chosen automatically.
+  std::string note() const override {
+    return config_.name() + (knobs_.group_m > 0 ? "_g" + std::to_string(knobs_.group_m) : std::string());
+  }
   std::string launch_detail() const override;
   void prepare(const Problem&, const std::vector<Operands>& sets) override;
   void run(const Operands&) override;
@@ -45,7 +48,8 @@ class Sm90Kernel final : public GemmImpl {
   std::shared_ptr<jit::LoadedKernel> kernel_;
   Problem problem_;
   dim3 grid_{1, 1, 1};
-  int resident_clusters_ = 0;  // how many clusters fit at once (queried once per kernel)
+  int resident_clusters_ = 0;
+  int group_m_ = 1;  // raster group the launch uses  // how many clusters fit at once (queried once per kernel)
   std::map<std::tuple<const void*, const void*, const void*>, Maps> maps_;
 };
 

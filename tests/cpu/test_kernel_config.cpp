@@ -80,7 +80,7 @@ TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
   c = {};
   c.tma_store = true;
   EXPECT_TRUE(is_valid(c));
-  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 128 * 128 * 2);
+  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 2 * 64 * 64 * 2);  // 2 consumers × 2 buffers
   EXPECT_EQ(c.epilogue_block_cols(), 64);
   c.block_n = 176;
   EXPECT_EQ(c.epilogue_block_cols(), 16);
@@ -88,8 +88,8 @@ TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
   EXPECT_TRUE(mentions(validity_problems(c), "TMA-store epilogue"));
   c = {};
   c.mode = ConsumerMode::pingpong;
-  c.tma_store = true;  // one staging buffer per consumer
-  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 128 * 128 * 2);
+  c.tma_store = true;  // two staging buffers of 128 rows × 64 columns per consumer
+  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 2 * 128 * 64 * 2);
 }
 
 TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
@@ -97,6 +97,18 @@ TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
   EXPECT_EQ(c.shared_bytes(), 1024 + 4 * (128 + 128) * 64 * 2 + 2 * 4 * 8);
   EXPECT_EQ(c.accumulator_registers(), 64);  // one 64x128 wgmma tile: 128·64/128 threads
   EXPECT_EQ(c.threads(), 384);
+}
+
+TEST(KernelConfig, AutoRasterGroupCoversASquarePerWave) {
+  KernelConfig c;  // 128x128: 132 CTAs cover ~11.5 × 11.5 tiles
+  EXPECT_EQ(auto_group_m(c, 132, 8192), 11);
+  c.block_n = 256;  // twice as wide: twice the rows, 16 × 8.25 tiles of 128x256 ≈ 2048 × 2112
+  EXPECT_EQ(auto_group_m(c, 132, 8192), 16);
+  c.cluster_m = 2;  // cluster tiles of 256x256, 66 of them
+  c.multicast = true;
+  EXPECT_EQ(auto_group_m(c, 66, 8192), 8);
+  EXPECT_EQ(auto_group_m(c, 66, 1000), 4);  // never more groups rows than tile rows
+  EXPECT_EQ(auto_group_m(c, 0, 64), 1);
 }
 
 TEST(KernelConfig, JsonRoundTrip) {

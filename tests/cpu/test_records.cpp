@@ -64,6 +64,32 @@ TEST(Records, CsvQuotesTextWithCommasAndQuotes) {
   EXPECT_EQ(std::count(header.begin(), header.end(), ','), 20);
 }
 
+TEST(ResultFile, CsvReadsBackTheRecords) {
+  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_records_csv_test";
+  std::filesystem::create_directories(dir);
+  BenchRecord failed = sample_record();
+  failed.verdict = "fail: 3 elements NaN, first at (0, 1)";
+  failed.median_us.reset();
+  BenchRecord powered = sample_record();
+  powered.sm_clock_mhz = 1410;
+  powered.power_w = 689.5;
+  std::string csv = csv_header() + "\n";
+  for (const auto& r : {sample_record(), failed, powered}) csv += to_csv_row(r) + "\n";
+  write_file_atomically(dir / "results.csv", csv);
+  const ResultFile f = read_result_file(dir / "results.csv");
+  ASSERT_EQ(f.records.size(), 3u);
+  EXPECT_EQ(f.records[0].note, sample_record().note);  // quotes and commas survive
+  EXPECT_EQ(f.records[0].median_us, 200);
+  EXPECT_EQ(f.records[1].verdict, failed.verdict);
+  EXPECT_FALSE(f.records[1].median_us.has_value());
+  EXPECT_EQ(f.records[2].power_w, 689.5);
+  write_file_atomically(dir / "other.csv", "a,b,c\n1,2,3\n");
+  EXPECT_THROW(read_result_file(dir / "other.csv"), Error);  // not a gemmforge results.csv
+  write_file_atomically(dir / "short.csv", csv_header() + "\n1,2,3\n");
+  EXPECT_THROW(read_result_file(dir / "short.csv"), Error);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ResultFile, IncompleteOrForeignFilesAreRefused) {
   const auto dir = std::filesystem::temp_directory_path() / "gemmforge_records_test";
   std::filesystem::create_directories(dir);
