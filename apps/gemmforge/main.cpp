@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   add_report(app, exit_code);
   add_env(app, exit_code);
   add_kernels(app, exit_code);
+  add_strategies(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,6 +1,7 @@
 // Problem vocabulary shared by the library, the evaluator and the CLI. Host-only: no CUDA here.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,5 +44,7 @@ std::string to_string(Accum);
 std::string to_string(const Shape&);  // "MxNxK"
 Layout parse_layout(std::string_view);  // throws Error on anything but nn|tn
 Accum parse_accum(std::string_view);    // throws Error on anything but f32|f16
+// The whole text as a decimal integer (no sign other than '-', no spaces); nullopt otherwise.
+std::optional<int64_t> parse_integer(std::string_view);
 
 }  // namespace gemmforge

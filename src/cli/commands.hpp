@@ -16,5 +16,6 @@ void add_verify(CLI::App&, int& exit_code, int argc, char** argv);
 void add_report(CLI::App&, int& exit_code);
 void add_env(CLI::App&, int& exit_code);
 void add_kernels(CLI::App&, int& exit_code);
+void add_strategies(CLI::App&, int& exit_code);
 
 }  // namespace gemmforge::cli

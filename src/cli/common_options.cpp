@@ -49,28 +49,28 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
   app.add_option("--seed", o.seed, "seed of the gate's random inputs and of the round order")->capture_default_str();
 }
 
+std::vector<int> parse_group_m(const std::string& text) {
+  std::vector<int> groups;
+  for (const auto& g : split_list(text)) {
+    if (g == "auto") {
+      groups.push_back(0);
+      continue;
+    }
+    const auto v = parse_integer(g);
+    if (!v || *v < 1 || *v > 65536) throw Error("--group-m takes 'auto' or positive integers, not '" + g + "'");
+    groups.push_back(int(*v));
+  }
+  if (groups.empty()) throw Error("--group-m names no group size");
+  return groups;
+}
+
 nlohmann::json prepare_gemmforge(const ProblemOptions& p, BenchOptions& o, DeviceContext& ctx) {
   if (std::find(o.impls.begin(), o.impls.end(), "gemmforge") == o.impls.end()) return nullptr;
   std::vector<KernelConfig> configs;
   std::vector<int> groups;
   try {
     configs = read_configs(p.configs, o.layouts, o.acc);
-    for (const auto& g : split_list(p.group_m)) {
-      if (g == "auto") {
-        groups.push_back(0);
-        continue;
-      }
-      size_t used = 0;
-      int v = 0;
-      try {
-        v = std::stoi(g, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != g.size() || v < 1) throw Error("--group-m takes 'auto' or positive integers, not '" + g + "'");
-      groups.push_back(v);
-    }
-    if (groups.empty()) throw Error("--group-m names no group size");
+    groups = parse_group_m(p.group_m);
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -84,6 +84,7 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
   if (o.layout == "both") b.layouts = {Layout::nn, Layout::tn};
   else b.layouts = {parse_layout(o.layout)};
   b.acc = parse_accum(o.acc);
+  parse_group_m(o.group_m);  // checked here, before any GPU work; used by prepare_gemmforge
   wants_torch = false;
   for (const auto& name : split_list(o.impls)) {
     if (!is_known_impl(name))

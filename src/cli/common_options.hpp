@@ -29,6 +29,8 @@ BenchOptions resolve_problem_options(const ProblemOptions&, bool& wants_torch);
 
 // Reads --configs and compiles the kernels when --impl names gemmforge (after the GPU is known);
 // returns what goes into the run's settings, or null.
+// --group-m: 'auto' is 0; throws Error on anything but 'auto' and positive integers.
+std::vector<int> parse_group_m(const std::string&);
 nlohmann::json prepare_gemmforge(const ProblemOptions&, BenchOptions&, DeviceContext&);
 
 std::vector<std::string> split_list(const std::string& comma_separated);

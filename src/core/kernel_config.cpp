@@ -58,6 +58,45 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
   }
 }
 
+KernelConfig KernelConfig::from_name(const std::string& name) {
+  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore]
+  std::vector<std::string> part;
+  std::stringstream in(name);
+  for (std::string p; std::getline(in, p, '_');) part.push_back(p);
+  auto bad = [&](const std::string& what) { return Error("kernel config name '" + name + "': " + what); };
+  if (part.size() < 8 || part[0] != "sm90") throw bad("expected sm90_<layout>_<acc>_<tile>_s<n>_c<n>_<mode>_<cluster>");
+  auto ints = [&](const std::string& text, char sep, size_t count) {
+    std::vector<int> v;
+    std::stringstream t(text);
+    for (std::string x; std::getline(t, x, sep);) {
+      const auto n = parse_integer(x);
+      if (!n || *n < 0 || *n > 4096) throw bad("'" + text + "' is not " + std::to_string(count) + " numbers");
+      v.push_back(int(*n));
+    }
+    if (v.size() != count) throw bad("'" + text + "' is not " + std::to_string(count) + " numbers");
+    return v;
+  };
+  KernelConfig c;
+  c.layout = parse_layout(part[1]);
+  c.acc = parse_accum(part[2]);
+  const auto tile = ints(part[3], 'x', 3);
+  c.block_m = tile[0], c.block_n = tile[1], c.block_k = tile[2];
+  if (part[4].size() < 2 || part[4][0] != 's') throw bad("'" + part[4] + "' is not s<stages>");
+  c.stages = ints(part[4].substr(1), 'x', 1)[0];
+  if (part[5].size() < 2 || part[5][0] != 'c') throw bad("'" + part[5] + "' is not c<consumers>");
+  c.consumers = ints(part[5].substr(1), 'x', 1)[0];
+  c.mode = parse_mode_name(part[6]);
+  const auto cluster = ints(part[7], 'x', 2);
+  c.cluster_m = cluster[0], c.cluster_n = cluster[1];
+  for (size_t i = 8; i < part.size(); ++i) {
+    if (part[i] == "mc") c.multicast = true;
+    else if (part[i] == "tmastore") c.tma_store = true;
+    else throw bad("unknown suffix '" + part[i] + "'");
+  }
+  if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
+  return c;
+}
+
 int KernelConfig::wg_rows() const {
   return mode == ConsumerMode::pingpong ? block_m : block_m / std::max(consumers, 1);
 }

@@ -31,6 +31,8 @@ struct KernelConfig {
   std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1"
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
+  // The inverse of name(); throws Error naming the part it cannot read.
+  static KernelConfig from_name(const std::string&);
 
   // Derived quantities the rules and the launcher use.
   int threads() const { return (consumers + 1) * 128; }

@@ -161,8 +161,6 @@ ResultFile read_result_file(const std::filesystem::path& path) {
   }
 }
 
-namespace {
-
 // Splits one RFC 4180 line (quotes around fields that hold commas or quotes; "" is a quote).
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> out(1);
@@ -190,6 +188,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return out;
 }
 
+namespace {
+
 std::optional<double> csv_optional_number(const std::string& s) {
   if (s.empty()) return std::nullopt;
   size_t used = 0;
@@ -200,44 +200,64 @@ std::optional<double> csv_optional_number(const std::string& s) {
 
 }  // namespace
 
-ResultFile read_result_csv(const std::filesystem::path& path) {
+void read_csv(const std::filesystem::path& path, const std::function<void(const std::vector<std::string>&)>& header,
+              const std::function<void(const std::vector<std::string>&)>& row) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read result file '" + path.string() + "'");
+  if (!in) throw Error("cannot read '" + path.string() + "'");
   std::string line;
-  if (!std::getline(in, line) || split_csv_line(line) != split_csv_line(csv_header()))
-    throw Error("'" + path.string() + "' does not start with the results.csv header of gemmforge bench");
-  ResultFile f;
-  f.command = "(records read from " + path.string() + "; the CSV carries no environment)";
-  size_t row = 1;
-  while (std::getline(in, line)) {
-    ++row;
+  try {
+    if (!std::getline(in, line)) throw Error("empty file");
+    header(split_csv_line(line));
+  } catch (const std::exception& e) {
+    throw Error("'" + path.string() + "': " + e.what());
+  }
+  for (size_t n = 2; std::getline(in, line); ++n) {
     if (line.empty()) continue;
     try {
-      const auto v = split_csv_line(line);
-      if (v.size() != 21) throw Error(std::to_string(v.size()) + " fields, expected 21");
-      BenchRecord r;
-      r.shape = Shape{std::stoll(v[0]), std::stoll(v[1]), std::stoll(v[2])};
-      r.layout = parse_layout(v[4]);
-      r.acc = parse_accum(v[5]);
-      r.impl = v[6];
-      r.mode = v[7];
-      r.l2 = v[8];
-      r.verdict = v[9];
-      r.median_us = csv_optional_number(v[10]);
-      r.p25_us = csv_optional_number(v[11]);
-      r.p75_us = csv_optional_number(v[12]);
-      r.min_us = csv_optional_number(v[13]);
-      r.event_median_us = csv_optional_number(v[14]);
-      r.samples = std::stoi(v[15]);
-      r.calls_per_sample = std::stoi(v[16]);
-      r.sm_clock_mhz = csv_optional_number(v[18]);
-      r.power_w = csv_optional_number(v[19]);
-      r.note = v[20];
-      f.records.push_back(std::move(r));
+      row(split_csv_line(line));
     } catch (const std::exception& e) {
-      throw Error("'" + path.string() + "' row " + std::to_string(row) + ": " + e.what());
+      throw Error("'" + path.string() + "' row " + std::to_string(n) + ": " + e.what());
     }
   }
+}
+
+ResultFile read_result_csv(const std::filesystem::path& path) {
+  ResultFile f;
+  f.command = "(records read from " + path.string() + "; the CSV carries no environment)";
+  const auto expected = split_csv_line(csv_header());
+  auto number = [](const std::string& s) {
+    const auto v = parse_integer(s);
+    if (!v) throw Error("'" + s + "' is not an integer");
+    return *v;
+  };
+  read_csv(
+      path,
+      [&](const std::vector<std::string>& h) {
+        if (h != expected) throw Error("does not start with the results.csv header of gemmforge bench");
+      },
+      [&](const std::vector<std::string>& v) {
+        if (v.size() != expected.size())
+          throw Error(std::to_string(v.size()) + " fields, expected " + std::to_string(expected.size()));
+        BenchRecord r;
+        r.shape = Shape{number(v[0]), number(v[1]), number(v[2])};
+        r.layout = parse_layout(v[4]);
+        r.acc = parse_accum(v[5]);
+        r.impl = v[6];
+        r.mode = v[7];
+        r.l2 = v[8];
+        r.verdict = v[9];
+        r.median_us = csv_optional_number(v[10]);
+        r.p25_us = csv_optional_number(v[11]);
+        r.p75_us = csv_optional_number(v[12]);
+        r.min_us = csv_optional_number(v[13]);
+        r.event_median_us = csv_optional_number(v[14]);
+        r.samples = int(number(v[15]));
+        r.calls_per_sample = int(number(v[16]));
+        r.sm_clock_mhz = csv_optional_number(v[18]);
+        r.power_w = csv_optional_number(v[19]);
+        r.note = v[20];
+        f.records.push_back(std::move(r));
+      });
   f.complete = true;  // a CSV is written only once the run finished (atomically, beside the JSON)
   return f;
 }

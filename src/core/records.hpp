@@ -2,6 +2,7 @@
 // The schema is docs/results-format.md; scripts/torch_bench.py writes the same one.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,12 @@ ResultFile read_result_file(const std::filesystem::path&);  // refuses incomplet
 ResultFile read_result_csv(const std::filesystem::path&);
 
 std::string csv_header();
+// One line of a CSV written by gemmforge (RFC 4180 quoting), as its fields; throws on a bad quote.
+std::vector<std::string> split_csv_line(const std::string& line);
+// Reads a CSV file: `header` gets the first line's fields (it throws to refuse the file), then
+// `row` each later non-empty line's. Errors name the file, and the row for a row's error.
+void read_csv(const std::filesystem::path&, const std::function<void(const std::vector<std::string>&)>& header,
+              const std::function<void(const std::vector<std::string>&)>& row);
 std::string to_csv_row(const BenchRecord&);
 
 // Writes `contents` to path.tmp, then renames: a reader never sees half a file.

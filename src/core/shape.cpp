@@ -61,14 +61,20 @@ ShapeClass parse_shape_class(std::string_view s) {
   throw Error("unknown shape class '" + std::string(s) + "'");
 }
 
+std::optional<int64_t> parse_integer(std::string_view tok) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+  if (tok.empty() || ec != std::errc() || p != tok.data() + tok.size()) return std::nullopt;
+  return v;
+}
+
 namespace {
 
 // A dimension must be a positive integer that fits comfortably in device indexing.
 int64_t parse_dim(std::string_view tok, std::string_view where) {
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
-  if (ec != std::errc() || p != tok.data() + tok.size())
-    throw Error(std::string(where) + ": '" + std::string(tok) + "' is not an integer dimension");
+  const auto parsed = parse_integer(tok);
+  if (!parsed) throw Error(std::string(where) + ": '" + std::string(tok) + "' is not an integer dimension");
+  const int64_t v = *parsed;
   if (v <= 0)
     throw Error(std::string(where) + ": dimension " + std::to_string(v) +
                 " must be at least 1");

@@ -31,6 +31,11 @@ expect_failure("unknown mode" 2 "unknown mode" bench --shape 64x64x64 --mode fas
 expect_failure("unknown layout" 2 "unknown layout" verify --shape 64x64x64 --layout nt)
 expect_failure("no shapes" 2 "no shapes given" bench --impl cublas)
 expect_failure("incomplete results" 2 "did not finish" report incomplete.json)
+expect_failure("unreadable sweep for strategies" 2 "cannot read 'nowhere.csv'" strategies nowhere.csv)
+expect_failure("not a sweep for strategies" 2 "not a sweep.csv" strategies bad_shapes.txt)
+expect_failure("bad group size" 2 "--group-m takes" bench --shape 64x64x64 --impl gemmforge --group-m 0)
+file(WRITE ${WORK}/bad_results.csv "M,N,K\n1,2,3\n")
+expect_failure("foreign results.csv" 2 "results.csv header" report bad_results.csv)
 expect_failure("no subcommand" 2 "subcommand" )
 
 # With valid input, a machine without a GPU says so (exit 3) and writes no result files;

@@ -111,6 +111,15 @@ TEST(KernelConfig, AutoRasterGroupCoversASquarePerWave) {
   EXPECT_EQ(auto_group_m(c, 0, 64), 1);
 }
 
+TEST(KernelConfig, NameRoundTripsOverTheWholeSpace) {
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (Accum a : {Accum::f32, Accum::f16})
+      for (const auto& c : config_space(l, a)) ASSERT_EQ(KernelConfig::from_name(c.name()), c) << c.name();
+  EXPECT_THROW(KernelConfig::from_name("sm90_tn_f32_128x128_s4_c2_coop_1x1"), Error);
+  EXPECT_THROW(KernelConfig::from_name("sm90_tn_f32_128x128x64_s4_c2_coop_1x1_fast"), Error);
+  EXPECT_THROW(KernelConfig::from_name("cublas"), Error);
+}
+
 TEST(KernelConfig, JsonRoundTrip) {
   KernelConfig c;
   c.block_n = 208;

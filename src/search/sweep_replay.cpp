@@ -1,0 +1,95 @@
+#include "search/sweep_replay.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "core/records.hpp"
+
+namespace gemmforge {
+
+namespace {
+
+// The columns of sweep.csv that the replay reads (src/cli/cmd_bench.cpp writes them). Files from
+// before the finalist stage call the estimate "device_us".
+struct Columns {
+  size_t m, n, k, layout, config, verdict, estimate, count;
+};
+
+Columns find_columns(const std::vector<std::string>& header) {
+  auto at = [&](std::initializer_list<const char*> names) -> size_t {
+    for (const char* name : names)
+      if (auto it = std::find(header.begin(), header.end(), name); it != header.end()) return size_t(it - header.begin());
+    throw Error(std::string("no column '") + *names.begin() + "'");
+  };
+  return {at({"M"}), at({"N"}), at({"K"}), at({"layout"}), at({"config"}), at({"verdict"}),
+          at({"estimate_us", "device_us"}), header.size()};
+}
+
+}  // namespace
+
+SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
+  SweepReplay r;
+  std::map<Layout, std::vector<Shape>> shapes;
+  std::map<Layout, std::map<std::string, std::set<std::string>>> seen;  // layout -> config -> shapes
+  std::set<std::string> recorded;
+  for (const auto& path : files) {
+    Columns col{};
+    read_csv(
+        path,
+        [&](const std::vector<std::string>& header) {
+          try {
+            col = find_columns(header);
+          } catch (const Error& e) {
+            throw Error(std::string("not a sweep.csv of gemmforge bench: ") + e.what());
+          }
+        },
+        [&](const std::vector<std::string>& v) {
+          if (v.size() != col.count)
+            throw Error(std::to_string(v.size()) + " fields, expected " + std::to_string(col.count));
+          auto dim = [](const std::string& t) {
+            const auto n = parse_integer(t);
+            if (!n || *n < 1) throw Error("'" + t + "' is not a dimension");
+            return *n;
+          };
+          const Shape s{dim(v[col.m]), dim(v[col.n]), dim(v[col.k])};
+          const Layout layout = parse_layout(v[col.layout]);
+          const std::string& name = v[col.config];
+          const KernelConfig c = KernelConfig::from_name(name);
+          if (c.layout != layout) throw Error("config " + name + " recorded under layout " + v[col.layout]);
+          const std::string key = to_string(s) + " " + name;
+          if (!recorded.insert(key).second) throw Error(key + " is recorded twice (mixing runs?)");
+          std::optional<double> us;
+          if (v[col.verdict] == "pass") {
+            if (v[col.estimate].empty()) throw Error("a passing config without an estimate");
+            us = std::stod(v[col.estimate]);
+          }
+          r.measure.add(s, c, us);
+          auto& list = shapes[layout];
+          if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+          seen[layout][name].insert(to_string(s));
+          ++r.rows;
+        });
+  }
+  if (r.rows == 0) throw Error("the sweep files hold no measurements");
+  for (auto& [layout, list] : shapes) {
+    SweepReplay::Part part;
+    part.shapes = list;
+    for (const auto& [name, where] : seen[layout]) {
+      if (where.size() == list.size()) part.space.push_back(KernelConfig::from_name(name));
+      else ++part.dropped_configs;
+    }
+    // The order config_space() enumerates in (block_m, block_n, stages, ...): the order the
+    // exhaustive strategy walks, so its figures mean "in the space's natural order".
+    auto rank = [](const KernelConfig& c) {
+      return std::make_tuple(c.block_m, c.block_n, c.stages, c.consumers, int(c.mode), c.cluster_m * 2 + c.cluster_n,
+                             c.multicast, c.tma_store);
+    };
+    std::stable_sort(part.space.begin(), part.space.end(),
+                     [&](const KernelConfig& a, const KernelConfig& b) { return rank(a) < rank(b); });
+    r.parts[layout] = std::move(part);
+  }
+  return r;
+}
+
+}  // namespace gemmforge

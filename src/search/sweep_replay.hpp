@@ -1,0 +1,29 @@
+// Recorded sweeps as a replay backend: the sweep.csv files that `gemmforge bench --impl gemmforge`
+// writes (every config's gate verdict and first device-time estimate per shape and layout) become
+// the measurements the search strategies run against, on CPU, deterministically.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <vector>
+
+#include "search/strategy.hpp"
+
+namespace gemmforge {
+
+struct SweepReplay {
+  // Per layout: the shapes recorded, and the configs recorded for every one of those shapes.
+  struct Part {
+    std::vector<Shape> shapes;          // in file order
+    std::vector<KernelConfig> space;    // in config_space() order
+    size_t dropped_configs = 0;         // recorded for some shapes only: left out of the space
+  };
+  std::map<Layout, Part> parts;
+  ReplayMeasure measure;  // failed gate verdicts are recorded as failures (nullopt)
+  size_t rows = 0;
+};
+
+// Reads one run's sweep.csv files (several files: the parts of one run). A (shape, layout,
+// config) recorded twice is an error: two runs of different kernel sources must not be mixed.
+SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>&);
+
+}  // namespace gemmforge

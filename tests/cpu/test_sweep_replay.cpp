@@ -1,0 +1,64 @@
+// The replay backend on real recorded data: the sweeps of the H200 large-class run committed
+// under bench/results/. No GPU involved.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/records.hpp"
+#include "search/sweep_replay.hpp"
+
+namespace gemmforge {
+namespace {
+
+const std::filesystem::path kRun = std::filesystem::path(GEMMFORGE_SOURCE_DIR) / "bench/results/2026-11-29-h200-kernels-v3-large";
+
+SweepReplay recorded() { return load_sweep_replay({kRun / "large-a/sweep.csv", kRun / "large-b/sweep.csv"}); }
+
+TEST(SweepReplay, LoadsTheRecordedLargeClassRun) {
+  const SweepReplay r = recorded();
+  ASSERT_EQ(r.parts.count(Layout::tn), 1u);
+  ASSERT_EQ(r.parts.count(Layout::nn), 1u);
+  EXPECT_EQ(r.parts.at(Layout::tn).shapes.size(), 64u);
+  EXPECT_EQ(r.parts.at(Layout::nn).shapes.size(), 64u);
+  EXPECT_GT(r.parts.at(Layout::tn).space.size(), 10u);
+  for (const auto& [layout, part] : r.parts)
+    for (const auto& c : part.space) EXPECT_EQ(c.layout, layout) << c.name();
+}
+
+TEST(SweepReplay, StrategiesOnRecordedDataAreDeterministicAndExhaustiveFindsTheBest) {
+  const SweepReplay r = recorded();
+  const auto& part = r.parts.at(Layout::tn);
+  const Measure measure = [&](const Shape& s, const KernelConfig& c) { return r.measure(s, c); };
+  const int budget = int(part.space.size());
+  auto exhaustive = make_strategy("exhaustive", 1);
+  const StrategyScore ex = score_strategy(*exhaustive, part.shapes, part.space, measure, budget, budget);
+  EXPECT_DOUBLE_EQ(ex.quality_at_small_budget, 1.0);  // the whole space: the recorded best
+  EXPECT_LE(ex.budget_to_99, budget);
+  for (const auto& name : strategy_names()) {
+    auto a = make_strategy(name, 7), b = make_strategy(name, 7);
+    const StrategyScore sa = score_strategy(*a, part.shapes, part.space, measure, budget, 8);
+    const StrategyScore sb = score_strategy(*b, part.shapes, part.space, measure, budget, 8);
+    EXPECT_EQ(sa.budget_to_95, sb.budget_to_95) << name;
+    EXPECT_EQ(sa.quality_at_small_budget, sb.quality_at_small_budget) << name;
+    EXPECT_GT(sa.quality_at_small_budget, 0.5) << name;
+    EXPECT_LE(sa.quality_at_small_budget, 1.0) << name;
+  }
+}
+
+TEST(SweepReplay, RefusesMixedRunsAndForeignFiles) {
+  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sweep_replay_test";
+  std::filesystem::create_directories(dir);
+  // The same run twice: every (shape, config) recorded twice.
+  EXPECT_THROW(load_sweep_replay({kRun / "large-a/sweep.csv", kRun / "large-a/sweep.csv"}), Error);
+  write_file_atomically(dir / "other.csv", "a,b\n1,2\n");
+  EXPECT_THROW(load_sweep_replay({dir / "other.csv"}), Error);
+  write_file_atomically(dir / "badname.csv",
+                        "M,N,K,layout,acc,config,verdict,estimate_us\n64,64,64,tn,f32,sm90_tn_f32_fast,pass,1.0\n");
+  EXPECT_THROW(load_sweep_replay({dir / "badname.csv"}), Error);
+  EXPECT_THROW(load_sweep_replay({dir / "missing.csv"}), Error);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gemmforge
