@@ -41,6 +41,23 @@ class CublasGemmEx final : public GemmImpl {
   Scalars scalars_;
 };
 
+// What cuBLASLt chose, as the numbers its algorithm config holds: algorithm id, tile, stages,
+// cluster shape (enum values of cublasLt.h; scripts/cublaslt_algo.py names them), split-K and
+// CTA swizzle. An attribute the library does not report is written as "?".
+std::string describe_algo(const cublasLtMatmulAlgo_t& algo) {
+  auto get = [&](cublasLtMatmulAlgoConfigAttributes_t attr, auto zero) {
+    decltype(zero) v = zero;
+    size_t written = 0;
+    const cublasStatus_t st = cublasLtMatmulAlgoConfigGetAttribute(&algo, attr, &v, sizeof v, &written);
+    return st == CUBLAS_STATUS_SUCCESS && written == sizeof v ? std::to_string(v) : std::string("?");
+  };
+  return "id " + get(CUBLASLT_ALGO_CONFIG_ID, int32_t(0)) + " tile " + get(CUBLASLT_ALGO_CONFIG_TILE_ID, uint32_t(0)) +
+         " stages " + get(CUBLASLT_ALGO_CONFIG_STAGES_ID, uint32_t(0)) + " cluster " +
+         get(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, uint16_t(0)) + " splitk " +
+         get(CUBLASLT_ALGO_CONFIG_SPLITK_NUM, int32_t(0)) + " swizzle " +
+         get(CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, uint32_t(0));
+}
+
 // cuBLASLt: `autotune` asks the heuristic for up to 100 algorithms, times each on the real
 // operands, and keeps the fastest; otherwise the heuristic's first answer is used as is.
 class CublasLt final : public GemmImpl {
@@ -86,6 +103,7 @@ class CublasLt final : public GemmImpl {
     algo_ = found[0].algo;
     note_ = "heuristic algo 1 of " + std::to_string(n);
     if (autotune_ && n > 1) pick_fastest(found, sets);
+    note_ += "; " + describe_algo(algo_);
   }
 
   void run(const Operands& o) override { launch(algo_, o); }
