@@ -159,10 +159,13 @@ class Evolution final : public Strategy {
 };
 
 // Contextual policy gradient. For each knob, a softmax over its values with logits linear in
-// the shape's features (log-sizes); a config is sampled knob by knob (resampled until it is in
-// the space). After each measurement, REINFORCE with a per-shape running baseline: advantage =
-// log(baseline time / measured time). The weights persist across shapes, so what made
-// large shapes fast on this GPU is where the next large shape starts.
+// the shape's features (log-sizes). A config is sampled knob by knob, each knob restricted to the
+// values that still lead to an unmeasured config of the space given the knobs already chosen
+// (so every sample is valid and new, and the policy is never bypassed, however many knob
+// combinations the rules forbid). After each measurement, REINFORCE on the restricted
+// distributions with a per-shape running baseline: advantage = log(baseline time / measured
+// time). The weights persist across shapes, so what made large shapes fast on this GPU is where
+// the next large shape starts.
 class PolicyGradient final : public Strategy {
  public:
   explicit PolicyGradient(uint64_t seed) : rng_(seed) {}
@@ -172,28 +175,37 @@ class PolicyGradient final : public Strategy {
     const IndexedSpace idx(space);
     ensure_weights(idx);
     const std::vector<double> phi = features(s);
+    std::vector<Knobs> knobs(space.size());
+    std::vector<std::vector<size_t>> value_index(space.size());  // per config: its value's index per knob
+    for (size_t i = 0; i < space.size(); ++i) {
+      knobs[i] = knobs_of(space[i]);
+      for (size_t j = 0; j < knobs[i].size(); ++j)
+        value_index[i].push_back(
+            size_t(std::lower_bound(idx.domains[j].begin(), idx.domains[j].end(), knobs[i][j]) - idx.domains[j].begin()));
+    }
     Session run(s, space, m, budget);
     double baseline_log = 0;
     int seen = 0;
-    while (!run.done()) {
+    std::vector<size_t> open;  // unmeasured configs
+    for (size_t i = 0; i < space.size(); ++i) open.push_back(i);
+    while (!run.done() && !open.empty()) {
+      std::vector<size_t> candidates = open;
+      std::vector<std::vector<double>> used(idx.domains.size());  // the restricted distributions
       std::vector<size_t> choice(idx.domains.size());
-      std::optional<size_t> pick;
-      for (int tries = 0; tries < 64 && !pick; ++tries) {
-        Knobs k(idx.domains.size());
-        for (size_t j = 0; j < k.size(); ++j) {
-          choice[j] = sample(softmax(j, phi));
-          k[j] = idx.domains[j][choice[j]];
-        }
-        if (auto i = idx.find(k); i && !run.measured(*i)) pick = i;
+      for (size_t j = 0; j < idx.domains.size(); ++j) {
+        std::vector<double> p = softmax(j, phi);
+        std::vector<bool> allowed(p.size(), false);
+        for (size_t i : candidates) allowed[value_index[i][j]] = true;
+        double sum = 0;
+        for (size_t v = 0; v < p.size(); ++v) sum += (p[v] = allowed[v] ? p[v] : 0.0);
+        for (double& x : p) x /= sum;
+        choice[j] = sample(p);
+        used[j] = std::move(p);
+        std::erase_if(candidates, [&](size_t i) { return value_index[i][j] != choice[j]; });
       }
-      if (!pick) {  // the policy keeps proposing measured or invalid configs: explore at random
-        pick = run.random_unmeasured(rng_);
-        if (!pick) break;
-        const Knobs k = knobs_of(space[*pick]);
-        for (size_t j = 0; j < k.size(); ++j)
-          choice[j] = size_t(std::find(idx.domains[j].begin(), idx.domains[j].end(), k[j]) - idx.domains[j].begin());
-      }
-      const auto t = run.measure(*pick);
+      const size_t pick = candidates.front();  // knob values identify a config
+      std::erase(open, pick);
+      const auto t = run.measure(pick);
       double advantage;
       if (t) {
         const double log_t = std::log(*t);
@@ -203,7 +215,7 @@ class PolicyGradient final : public Strategy {
       } else {
         advantage = -1.0;  // failed the gate or the compile: steer away
       }
-      update(choice, phi, std::clamp(advantage, -2.0, 2.0));
+      update(choice, used, phi, std::clamp(advantage, -2.0, 2.0));
     }
     return run.finish();
   }
@@ -241,10 +253,12 @@ class PolicyGradient final : public Strategy {
     std::discrete_distribution<size_t> d(p.begin(), p.end());
     return d(rng_);
   }
-  void update(const std::vector<size_t>& choice, const std::vector<double>& phi, double advantage) {
+  // Gradient of log p(choice) for each knob's restricted softmax: onehot − p on the allowed values.
+  void update(const std::vector<size_t>& choice, const std::vector<std::vector<double>>& used,
+              const std::vector<double>& phi, double advantage) {
     constexpr double kLearningRate = 0.5;
     for (size_t j = 0; j < choice.size(); ++j) {
-      const auto p = softmax(j, phi);
+      const auto& p = used[j];
       for (size_t v = 0; v < p.size(); ++v) {
         const double grad = (v == choice[j] ? 1.0 : 0.0) - p[v];
         for (size_t f = 0; f < phi.size(); ++f) weights_[j][v][f] += kLearningRate * advantage * grad * phi[f];
