@@ -143,6 +143,9 @@ std::filesystem::path find_data_file(std::string_view relative_path) {
     const fs::path dir = exe.parent_path();
     for (const char* up : {"..", "../..", "../share/gemmforge"}) roots.push_back(dir / up);
   }
+#ifdef GEMMFORGE_INSTALL_DATADIR
+  roots.emplace_back(GEMMFORGE_INSTALL_DATADIR);  // a program linking the installed library
+#endif
 #ifdef GEMMFORGE_SOURCE_DIR
   roots.emplace_back(GEMMFORGE_SOURCE_DIR);
 #endif

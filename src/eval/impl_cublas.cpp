@@ -2,13 +2,13 @@
 // would: real workspace, both layouts native, no transposing copies.
 //
 // cuBLAS is column-major: a row-major C[M×N] is a column-major N×M matrix, so we ask for
-// Cᵀ = Bᵀ·Aᵀ with B as the first operand. In `tn`, B is stored N×K row-major = K×N column-major,
-// and the first operand is transposed ("T"); in `nn` it is not ("N").
+// Cᵀ = Bᵀ·Aᵀ with B as the first operand (see eval/lt_matmul.hpp).
 #include <chrono>
 #include <cuda_fp16.h>
 
 #include "core/stats.hpp"
 #include "eval/gemm_impl.hpp"
+#include "eval/lt_matmul.hpp"
 
 namespace gemmforge {
 namespace {
@@ -41,78 +41,30 @@ class CublasGemmEx final : public GemmImpl {
   Scalars scalars_;
 };
 
-// What cuBLASLt chose, as the numbers its algorithm config holds: algorithm id, tile, stages,
-// cluster shape (enum values of cublasLt.h; scripts/cublaslt_algo.py names them), split-K and
-// CTA swizzle. An attribute the library does not report is written as "?".
-std::string describe_algo(const cublasLtMatmulAlgo_t& algo) {
-  auto get = [&](cublasLtMatmulAlgoConfigAttributes_t attr, auto zero) {
-    decltype(zero) v = zero;
-    size_t written = 0;
-    const cublasStatus_t st = cublasLtMatmulAlgoConfigGetAttribute(&algo, attr, &v, sizeof v, &written);
-    return st == CUBLAS_STATUS_SUCCESS && written == sizeof v ? std::to_string(v) : std::string("?");
-  };
-  return "id " + get(CUBLASLT_ALGO_CONFIG_ID, int32_t(0)) + " tile " + get(CUBLASLT_ALGO_CONFIG_TILE_ID, uint32_t(0)) +
-         " stages " + get(CUBLASLT_ALGO_CONFIG_STAGES_ID, uint32_t(0)) + " cluster " +
-         get(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, uint16_t(0)) + " splitk " +
-         get(CUBLASLT_ALGO_CONFIG_SPLITK_NUM, int32_t(0)) + " swizzle " +
-         get(CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, uint32_t(0));
-}
-
 // cuBLASLt: `autotune` asks the heuristic for up to 100 algorithms, times each on the real
 // operands, and keeps the fastest; otherwise the heuristic's first answer is used as is.
 class CublasLt final : public GemmImpl {
  public:
   CublasLt(DeviceContext& ctx, bool autotune) : ctx_(ctx), autotune_(autotune) {}
-  ~CublasLt() override { release(); }
   std::string name() const override { return autotune_ ? "cublaslt-autotune" : "cublaslt-heuristic"; }
   std::string note() const override { return note_; }
 
   void prepare(const Problem& p, const std::vector<Operands>& sets) override {
-    release();
+    lt_.reset();
+    lt_ = std::make_unique<LtMatmul>(ctx_.cublaslt(), p);
     p_ = p;
-    const auto& s = p.shape;
-    const bool tn = p.layout == Layout::tn;
-    const bool f32 = p.acc == Accum::f32;
-    GF_CUBLAS(cublasLtMatmulDescCreate(&desc_, f32 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_16F,
-                                       f32 ? CUDA_R_32F : CUDA_R_16F));
-    const cublasOperation_t op_b = tn ? CUBLAS_OP_T : CUBLAS_OP_N, op_n = CUBLAS_OP_N;
-    GF_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof op_b));
-    GF_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &op_n, sizeof op_n));
-    // First operand = B (N×K after op), second = A (K×M column-major), C is N×M column-major.
-    GF_CUBLAS(cublasLtMatrixLayoutCreate(&b_layout_, CUDA_R_16F, tn ? s.K : s.N, tn ? s.N : s.K, tn ? s.K : s.N));
-    GF_CUBLAS(cublasLtMatrixLayoutCreate(&a_layout_, CUDA_R_16F, s.K, s.M, s.K));
-    GF_CUBLAS(cublasLtMatrixLayoutCreate(&c_layout_, CUDA_R_16F, s.N, s.M, s.N));
-    cublasLtMatmulPreference_t pref = nullptr;
-    GF_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
-    const size_t ws = ctx_.workspace_bytes();
-    cublasStatus_t st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
-    // Under f32, split-K partial sums may be reduced in fp32 workspace only, never in the fp16
-    // output (the same rule cuBLAS gets through DISALLOW_REDUCED_PRECISION_REDUCTION).
-    const uint32_t schemes = f32 ? uint32_t(CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE) : uint32_t(CUBLASLT_REDUCTION_SCHEME_MASK);
-    if (st == CUBLAS_STATUS_SUCCESS)
-      st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes, sizeof schemes);
-    std::vector<cublasLtMatmulHeuristicResult_t> found(autotune_ ? 100 : 1);
-    int n = 0;
-    if (st == CUBLAS_STATUS_SUCCESS)
-      st = cublasLtMatmulAlgoGetHeuristic(ctx_.cublaslt(), desc_, b_layout_, a_layout_, c_layout_, c_layout_,
-                                          pref, int(found.size()), found.data(), &n);
-    cublasLtMatmulPreferenceDestroy(pref);
-    GF_CUBLAS(st);
-    if (n == 0) throw Error("cuBLASLt returned no algorithm for " + to_string(s));
-    found.resize(size_t(n));
+    const auto found = lt_->heuristic(autotune_ ? 100 : 1, ctx_.workspace_bytes());
     algo_ = found[0].algo;
-    note_ = "heuristic algo 1 of " + std::to_string(n);
-    if (autotune_ && n > 1) pick_fastest(found, sets);
-    note_ += "; " + describe_algo(algo_);
+    note_ = "heuristic algo 1 of " + std::to_string(found.size());
+    if (autotune_ && found.size() > 1) pick_fastest(found, sets);
+    note_ += "; " + LtMatmul::describe(algo_);
   }
 
   void run(const Operands& o) override { launch(algo_, o); }
 
  private:
   void launch(const cublasLtMatmulAlgo_t& algo, const Operands& o) {
-    GF_CUBLAS(cublasLtMatmul(ctx_.cublaslt(), desc_, scalars_.one(p_.acc), o.B, b_layout_, o.A, a_layout_,
-                             scalars_.zero(p_.acc), o.C, c_layout_, o.C, c_layout_, &algo, ctx_.workspace(),
-                             ctx_.workspace_bytes(), ctx_.stream()));
+    lt_->run(algo, o, ctx_.workspace(), ctx_.workspace_bytes(), ctx_.stream());
   }
 
   // Each algorithm gets two warm-up calls and one timed call (an algorithm that fails to launch
@@ -170,21 +122,10 @@ class CublasLt final : public GemmImpl {
             std::to_string(alive.size()) + " timed in " + std::to_string(kRounds) + " interleaved rounds";
   }
 
-  void release() {
-    if (desc_) cublasLtMatmulDescDestroy(desc_);
-    if (a_layout_) cublasLtMatrixLayoutDestroy(a_layout_);
-    if (b_layout_) cublasLtMatrixLayoutDestroy(b_layout_);
-    if (c_layout_) cublasLtMatrixLayoutDestroy(c_layout_);
-    desc_ = nullptr;
-    a_layout_ = b_layout_ = c_layout_ = nullptr;
-  }
-
   DeviceContext& ctx_;
   bool autotune_;
   Problem p_;
-  Scalars scalars_;
-  cublasLtMatmulDesc_t desc_ = nullptr;
-  cublasLtMatrixLayout_t a_layout_ = nullptr, b_layout_ = nullptr, c_layout_ = nullptr;
+  std::unique_ptr<LtMatmul> lt_;
   cublasLtMatmulAlgo_t algo_{};
   std::string note_;
 };

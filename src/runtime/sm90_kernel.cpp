@@ -106,13 +106,15 @@ const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   return maps_.emplace(key, m).first->second;
 }
 
-void Sm90Kernel::run(const Operands& o) {
+void Sm90Kernel::run(const Operands& o) { run_on(o, ctx_.stream()); }
+
+void Sm90Kernel::run_on(const Operands& o, cudaStream_t stream) {
   Maps& m = const_cast<Maps&>(maps_for(o));
   void* c = o.C;
   int M = int(problem_.shape.M), N = int(problem_.shape.N), K = int(problem_.shape.K), group = group_m_;
   void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group};
   jit::launch(*kernel_, grid_, dim3(unsigned(config_.threads()), 1, 1),
-              dim3(unsigned(config_.cluster_m * config_.cluster_n), 1, 1), config_.shared_bytes(), ctx_.stream(), args);
+              dim3(unsigned(config_.cluster_m * config_.cluster_n), 1, 1), config_.shared_bytes(), stream, args);
 }
 
 }  // namespace gemmforge

@@ -34,6 +34,8 @@ class Sm90Kernel final : public GemmImpl {
   std::string launch_detail() const override;
   void prepare(const Problem&, const std::vector<Operands>& sets) override;
   void run(const Operands&) override;
+  // The same launch on another stream (the runtime library runs on its caller's streams).
+  void run_on(const Operands&, cudaStream_t);
   const KernelConfig& config() const { return config_; }
 
  private:

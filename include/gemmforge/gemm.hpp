@@ -1,0 +1,63 @@
+// gemmforge's runtime library: fp16 matrix multiplication C = A·B dispatched per shape to the
+// kernel the tuner found best (a dispatch table, tables/*.json), else to cuBLASLt.
+//
+//   gemmforge::Handle h;                                   // once per process and GPU
+//   h.hgemm(M, N, K, A, B, C, gemmforge::Layout::tn, stream);
+//
+// Matrices are row-major fp16 with fp32 accumulation. Layout tn: B is N×K (x·Wᵀ, a linear
+// layer); nn: B is K×N (torch.matmul(a, b)). Any M, N, K ≥ 1 is served: shapes the table does not
+// name, or whose strides a gemmforge kernel cannot take, go to cuBLASLt.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include "gemmforge/types.hpp"
+
+namespace gemmforge {
+
+struct HandleOptions {
+  // A dispatch table. Empty: $GEMMFORGE_TABLE if set, else none (every call goes to cuBLASLt).
+  // A table made for another GPU or other kernel sources, or a damaged one, is not used: the
+  // handle falls back to cuBLASLt and table_status() says why.
+  std::string table;
+  bool use_gemmforge_kernels = true;  // false: cuBLASLt for everything (a reference run)
+};
+
+// What serves one problem.
+struct PlanInfo {
+  std::string backend;  // "gemmforge" or "cublaslt"
+  std::string detail;   // the kernel config, or cuBLASLt's algorithm; and why, for fallbacks
+};
+
+class Handle {
+ public:
+  // Binds to the current CUDA device. Throws NoGpuError without a usable GPU, Error otherwise.
+  explicit Handle(const HandleOptions& = {});
+  ~Handle();
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  // Enqueues C = A·B on `stream` and returns. Thread-safe. The first call for a (M, N, K, layout)
+  // makes its plan (a kernel may be compiled, ~1 s, cached on disk; call plan() ahead of time to
+  // keep it out of a hot path). After that a call synchronizes nothing and allocates nothing on
+  // the device, so it can be captured in a CUDA graph; the cuBLASLt fallback gets its workspace
+  // on a stream's first uncaptured call (a captured first call runs without workspace).
+  // A and B need 16-byte alignment for gemmforge kernels (else cuBLASLt serves the call).
+  void hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __half* B, __half* C, Layout layout,
+             cudaStream_t stream);
+
+  // Makes (if needed) and describes the plan for this problem.
+  PlanInfo plan(int64_t M, int64_t N, int64_t K, Layout layout);
+  // Which table is in use, or why none is.
+  std::string table_status() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gemmforge

@@ -1,0 +1,114 @@
+#include "runtime/table.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace gemmforge {
+
+namespace {
+
+TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc) {
+  TableEntry e;
+  e.speedup = j.value("speedup_vs_cublaslt", 0.0);
+  const auto& c = j.at("config");
+  if (c.is_string()) {
+    if (c.get<std::string>() != "cublaslt") throw Error("config must be a kernel config or \"cublaslt\"");
+    return e;
+  }
+  KernelConfig k = KernelConfig::from_json(c);
+  if (k.layout != layout || k.acc != acc) throw Error("config " + k.name() + " is for another layout or accumulator");
+  if (auto p = validity_problems(k); !p.empty()) throw Error("config " + k.name() + " is not valid: " + p.front());
+  e.config = k;
+  return e;
+}
+
+nlohmann::json entry_to_json(const TableEntry& e) {
+  return {{"config", e.config ? e.config->to_json() : nlohmann::json("cublaslt")}, {"speedup_vs_cublaslt", e.speedup}};
+}
+
+}  // namespace
+
+std::optional<TableEntry> Table::lookup(const Shape& s, Layout l, Accum a) const {
+  if (auto it = exact.find({s.M, s.N, s.K, l, a}); it != exact.end()) return it->second;
+  if (auto it = rules.find({classify(s), l, a}); it != rules.end()) return it->second;
+  return std::nullopt;
+}
+
+nlohmann::json Table::to_json() const {
+  nlohmann::json ex = nlohmann::json::array(), ru = nlohmann::json::array();
+  for (const auto& [k, e] : exact) {
+    auto j = entry_to_json(e);
+    j["M"] = std::get<0>(k), j["N"] = std::get<1>(k), j["K"] = std::get<2>(k);
+    j["layout"] = to_string(std::get<3>(k)), j["acc"] = to_string(std::get<4>(k));
+    ex.push_back(j);
+  }
+  for (const auto& [k, e] : rules) {
+    auto j = entry_to_json(e);
+    j["class"] = to_string(std::get<0>(k)), j["layout"] = to_string(std::get<1>(k)), j["acc"] = to_string(std::get<2>(k));
+    ru.push_back(j);
+  }
+  return {{"schema", kTableSchema}, {"gpu", gpu}, {"arch", arch}, {"kernel_source_hash", kernel_source_hash},
+          {"entries", ex}, {"rules", ru}};
+}
+
+Table table_from_json(const nlohmann::json& j, const TableExpectation& want) {
+  Table t;
+  try {
+    if (!j.is_object() || j.value("schema", std::string()) != kTableSchema)
+      throw Error(std::string("not a gemmforge table (schema ") + kTableSchema + " expected)");
+    t.gpu = j.at("gpu").get<std::string>();
+    t.arch = j.at("arch").get<std::string>();
+    t.kernel_source_hash = j.at("kernel_source_hash").get<std::string>();
+    if (t.gpu != want.gpu) throw Error("made on " + t.gpu + ", this GPU is " + want.gpu);
+    if (t.arch != want.arch) throw Error("made for " + t.arch + ", this GPU runs " + want.arch);
+    if (t.kernel_source_hash != want.kernel_source_hash)
+      throw Error("made with other kernel sources (hash " + t.kernel_source_hash + ", these are " +
+                  want.kernel_source_hash + "): its timings do not describe these kernels");
+    const auto& entries = j.at("entries");
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const auto& e = entries[i];
+      try {
+        const Shape s{e.at("M").get<int64_t>(), e.at("N").get<int64_t>(), e.at("K").get<int64_t>()};
+        if (s.M < 1 || s.N < 1 || s.K < 1) throw Error("dimensions must be at least 1");
+        const Layout l = parse_layout(e.at("layout").get<std::string>());
+        const Accum a = parse_accum(e.value("acc", std::string("f32")));
+        if (!t.exact.emplace(std::make_tuple(s.M, s.N, s.K, l, a), entry_from_json(e, l, a)).second)
+          throw Error(to_string(s) + " " + to_string(l) + " appears twice");
+      } catch (const std::exception& ex) {
+        throw Error("entry " + std::to_string(i) + ": " + ex.what());
+      }
+    }
+    const auto rules = j.value("rules", nlohmann::json::array());
+    for (size_t i = 0; i < rules.size(); ++i) {
+      const auto& r = rules[i];
+      try {
+        const ShapeClass c = parse_shape_class(r.at("class").get<std::string>());
+        const Layout l = parse_layout(r.at("layout").get<std::string>());
+        const Accum a = parse_accum(r.value("acc", std::string("f32")));
+        if (!t.rules.emplace(std::make_tuple(c, l, a), entry_from_json(r, l, a)).second)
+          throw Error("class " + to_string(c) + " " + to_string(l) + " appears twice");
+      } catch (const std::exception& ex) {
+        throw Error("rule " + std::to_string(i) + ": " + ex.what());
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("malformed table: ") + e.what());
+  }
+  return t;
+}
+
+Table load_table(const std::filesystem::path& path, const TableExpectation& want) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot read table '" + path.string() + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return table_from_json(nlohmann::json::parse(text.str()), want);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("table '" + path.string() + "' is not valid JSON: " + e.what());
+  } catch (const Error& e) {
+    throw Error("table '" + path.string() + "': " + e.what());
+  }
+}
+
+}  // namespace gemmforge

@@ -1,0 +1,45 @@
+// The dispatch table the runtime library serves from (tables/*.json, written by the tuner): for
+// exact (M, N, K, layout, accumulator) problems the kernel config that won, or "cublaslt" where
+// no gemmforge kernel beat it; per shape class and layout, a rule for shapes the tuner never saw.
+// A table belongs to one GPU model, architecture and kernel source: any other is refused.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/kernel_config.hpp"
+#include "core/shape.hpp"
+
+namespace gemmforge {
+
+inline constexpr const char* kTableSchema = "gemmforge.table/1";
+
+struct TableEntry {
+  std::optional<KernelConfig> config;  // nullopt: cuBLASLt serves this problem
+  double speedup = 0;                  // measured against cuBLASLt-autotune when the table was made
+};
+
+struct Table {
+  std::string gpu, arch, kernel_source_hash;
+  std::map<std::tuple<int64_t, int64_t, int64_t, Layout, Accum>, TableEntry> exact;
+  std::map<std::tuple<ShapeClass, Layout, Accum>, TableEntry> rules;
+
+  // The entry for this problem: the exact one, else its class's rule, else nullopt.
+  std::optional<TableEntry> lookup(const Shape&, Layout, Accum) const;
+  nlohmann::json to_json() const;
+};
+
+// What the table must match to be used (the running GPU and the kernel headers in use).
+struct TableExpectation {
+  std::string gpu, arch, kernel_source_hash;
+};
+
+// Reads and checks a table. Throws Error with the reason when the file is unreadable, not a
+// table, made for another GPU, architecture or kernel source, or holds an invalid entry.
+Table load_table(const std::filesystem::path&, const TableExpectation&);
+Table table_from_json(const nlohmann::json&, const TableExpectation&);
+
+}  // namespace gemmforge

@@ -1,0 +1,162 @@
+// The runtime library (gemmforge/gemm.hpp and gemm.h): its calls through the correctness gate,
+// with and without a table, a CUDA-graph capture, a foreign table, and the C API's statuses.
+// The C API test runs everywhere: without a GPU it must say so through its status.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <vector>
+
+#include "core/records.hpp"
+#include "eval/cuda_check.hpp"
+#include "eval/verify.hpp"
+#include "gemmforge/gemm.h"
+#include "gemmforge/gemm.hpp"
+#include "gpu_test_env.hpp"
+#include "jit/cache_key.hpp"
+#include "runtime/sm90_kernel.hpp"
+#include "runtime/table.hpp"
+
+namespace gemmforge::testing {
+namespace {
+
+// The handle as an evaluator implementation, so the gate can judge what hgemm computes.
+class RuntimeCall final : public GemmImpl {
+ public:
+  RuntimeCall(Handle& h, DeviceContext& ctx) : h_(h), ctx_(ctx) {}
+  std::string name() const override { return "runtime"; }
+  void prepare(const Problem& p, const std::vector<Operands>&) override {
+    p_ = p;
+    info_ = h_.plan(p.shape.M, p.shape.N, p.shape.K, p.layout);
+  }
+  void run(const Operands& o) override {
+    h_.hgemm(p_.shape.M, p_.shape.N, p_.shape.K, o.A, o.B, o.C, p_.layout, ctx_.stream());
+  }
+  const PlanInfo& info() const { return info_; }
+
+ private:
+  Handle& h_;
+  DeviceContext& ctx_;
+  Problem p_;
+  PlanInfo info_;
+};
+
+// A table for the running GPU and kernel sources that sends a few shapes to gemmforge kernels.
+std::filesystem::path write_table(const DeviceContext& ctx, const std::string& gpu_name) {
+  Table t;
+  t.gpu = gpu_name;
+  t.arch = "sm_" + std::to_string(ctx.info().cc_major) + std::to_string(ctx.info().cc_minor) + "a";
+  t.kernel_source_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
+  KernelConfig tn;
+  tn.tma_store = true;
+  KernelConfig nn = tn;
+  nn.layout = Layout::nn;
+  for (const Shape& s : {Shape{4096, 4096, 4096}, Shape{77, 1000, 4104}, Shape{4095, 12289, 64}}) {
+    t.exact[{s.M, s.N, s.K, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0};
+    t.exact[{s.M, s.N, s.K, Layout::nn, Accum::f32}] = TableEntry{nn, 1.0};
+  }
+  t.rules[{ShapeClass::large, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0};
+  const auto path = std::filesystem::temp_directory_path() / ("gemmforge_runtime_table_" + gpu_name.substr(0, 6) + ".json");
+  write_file_atomically(path, t.to_json().dump(1));
+  return path;
+}
+
+void expect_gate_passes(Handle& h, DeviceContext& ctx, const Shape& s, Layout l, const std::string& backend) {
+  ShapeBuffers buf(s, false, ctx.info().l2_bytes, ctx.stream());
+  RuntimeCall call(h, ctx);
+  call.prepare(Problem{s, l, Accum::f32}, {buf.guarded()});
+  EXPECT_EQ(call.info().backend, backend) << to_string(s) << " " << to_string(l) << ": " << call.info().detail;
+  CorrectnessGate gate(ctx, buf, Accum::f32, GateOptions{});
+  const Verdict v = gate.check({{&call, l}})[0];
+  EXPECT_TRUE(v.passed()) << to_string(s) << " " << to_string(l) << " (" << call.info().detail << "): " << v.text();
+}
+
+TEST(Runtime, WithoutATableEveryShapeGoesToCublasLtAndPassesTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  Handle h(HandleOptions{"", true});
+  EXPECT_NE(h.table_status().find("no table"), std::string::npos) << h.table_status();
+  for (const Shape& s : {Shape{1, 1, 8}, Shape{7, 77, 1000}, Shape{77, 4095, 1}, Shape{1000, 1000, 1000}})
+    for (Layout l : {Layout::nn, Layout::tn}) expect_gate_passes(h, *ctx, s, l, "cublaslt");
+}
+
+TEST(Runtime, TableShapesRunGemmforgeKernelsAndPassTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
+  EXPECT_NE(h.table_status().find("6 shapes, 1 class rules"), std::string::npos) << h.table_status();
+  expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::tn, "gemmforge");
+  expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::nn, "gemmforge");
+  expect_gate_passes(h, *ctx, {77, 1000, 4104}, Layout::tn, "gemmforge");
+  expect_gate_passes(h, *ctx, {4095, 12289, 64}, Layout::nn, "cublaslt");  // N % 8: TMA cannot describe C
+  expect_gate_passes(h, *ctx, {8192, 4096, 4096}, Layout::tn, "gemmforge");  // the large-class rule
+  expect_gate_passes(h, *ctx, {8192, 4096, 4096}, Layout::nn, "cublaslt");   // no nn rule
+}
+
+TEST(Runtime, AForeignTableIsRefusedAndEverythingStillWorks) {
+  GF_REQUIRE_GPU(ctx);
+  Handle h(HandleOptions{write_table(*ctx, "Some Other GPU").string(), true});
+  EXPECT_NE(h.table_status().find("not used"), std::string::npos) << h.table_status();
+  EXPECT_NE(h.table_status().find("Some Other GPU"), std::string::npos) << h.table_status();
+  expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::tn, "cublaslt");
+}
+
+TEST(Runtime, ACallCapturedInAGraphReplaysTheSameResult) {
+  GF_REQUIRE_GPU(ctx);
+  Handle h(HandleOptions{ctx->info().cc_major == 9 ? write_table(*ctx, ctx->info().name).string() : "", true});
+  for (const Shape& s : {Shape{4096, 4096, 4096}, Shape{1000, 1000, 1000}}) {
+    ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+    buf.fill_for_timing(7, ctx->stream());
+    const Operands o = buf.guarded();
+    const size_t bytes = size_t(s.M * s.N) * 2;
+    cudaStream_t stream = nullptr;
+    GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, stream);  // direct call (plan and workspace made)
+    GF_CUDA(cudaStreamSynchronize(stream));
+    std::vector<unsigned char> direct(bytes), replayed(bytes);
+    GF_CUDA(cudaMemcpy(direct.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+    GF_CUDA(cudaMemset(o.C, 0, bytes));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, stream);
+    GF_CUDA(cudaStreamEndCapture(stream, &graph));
+    GF_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    GF_CUDA(cudaGraphLaunch(exec, stream));
+    GF_CUDA(cudaStreamSynchronize(stream));
+    GF_CUDA(cudaMemcpy(replayed.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(direct, replayed) << to_string(s) << ": " << h.plan(s.M, s.N, s.K, Layout::tn).detail;
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  }
+}
+
+TEST(CApi, ReportsStatusesAndMessages) {
+  gemmforge_handle_t h = nullptr;
+  const gemmforge_status_t created = gemmforge_create(&h, nullptr);
+  if (!probe_gpu().present) {  // CI: the library must say there is no GPU, not crash
+    EXPECT_EQ(created, GEMMFORGE_ERROR_NO_GPU);
+    EXPECT_NE(std::string(gemmforge_last_error()).find("GPU"), std::string::npos) << gemmforge_last_error();
+    EXPECT_EQ(h, nullptr);
+    return;
+  }
+  ASSERT_EQ(created, GEMMFORGE_OK) << gemmforge_last_error();
+  EXPECT_EQ(gemmforge_hgemm(nullptr, 8, 8, 8, nullptr, nullptr, nullptr, GEMMFORGE_LAYOUT_TN, nullptr),
+            GEMMFORGE_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(gemmforge_last_error()).find("handle"), std::string::npos);
+  void* buf = nullptr;
+  ASSERT_EQ(cudaMalloc(&buf, 3 * 64 * 64 * 2), cudaSuccess);
+  auto* half = static_cast<unsigned char*>(buf);
+  EXPECT_EQ(gemmforge_hgemm(h, 0, 64, 64, half, half, half, GEMMFORGE_LAYOUT_TN, nullptr), GEMMFORGE_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(gemmforge_last_error()).find("at least 1"), std::string::npos) << gemmforge_last_error();
+  EXPECT_EQ(gemmforge_hgemm(h, 64, 64, 64, half, half + 8192, half + 16384, gemmforge_layout_t(7), nullptr),
+            GEMMFORGE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(gemmforge_hgemm(h, 64, 64, 64, half, half + 8192, half + 16384, GEMMFORGE_LAYOUT_TN, nullptr), GEMMFORGE_OK)
+      << gemmforge_last_error();
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaFree(buf);
+  EXPECT_EQ(gemmforge_destroy(h), GEMMFORGE_OK);
+  EXPECT_EQ(gemmforge_create(nullptr, nullptr), GEMMFORGE_ERROR_INVALID_VALUE);
+}
+
+}  // namespace
+}  // namespace gemmforge::testing

@@ -1,0 +1,30 @@
+# Installs gemmforge into a scratch prefix, builds examples/hgemm against it with
+# find_package(gemmforge), and runs it: it must compute C correctly on a GPU machine (exit 0),
+# or say that there is no GPU (exit 3) elsewhere.
+file(REMOVE_RECURSE ${WORK})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed (${rc})")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/examples/hgemm -B ${WORK}/example -G Ninja
+                        -DCMAKE_PREFIX_PATH=${WORK}/prefix -DCMAKE_BUILD_TYPE=Release
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "configuring the example with find_package(gemmforge) failed:\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/example RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "building the example against the installed library failed:\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${WORK}/example/hgemm_example RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 3)
+  string(FIND "${err}" "no usable NVIDIA GPU" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "exit 3 without saying why:\n${out}\n${err}")
+  endif()
+  message(STATUS "ok: the installed library links, and reports the missing GPU (${err})")
+elseif(rc EQUAL 0)
+  message(STATUS "ok: the installed library computes C = A·B correctly:\n${out}")
+else()
+  message(FATAL_ERROR "hgemm_example exited ${rc}:\n${out}\n${err}")
+endif()
