@@ -138,10 +138,13 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   need(c.stages >= 2 && c.stages <= 12, "2..12 pipeline stages");
   need(c.shared_bytes() <= kMaxSharedBytesPerCta,
        "needs " + std::to_string(c.shared_bytes()) + " bytes of shared memory, more than the 232448 a CTA can have");
-  const int budget = c.acc == Accum::f32 ? kConsumerAccumulatorBudgetF32 : kConsumerAccumulatorBudgetF16;
+  const bool f32 = c.acc == Accum::f32;
+  const int budget = c.tma_store ? (f32 ? kTmaStoreAccumulatorBudgetF32 : kTmaStoreAccumulatorBudgetF16)
+                                 : (f32 ? kConsumerAccumulatorBudgetF32 : kConsumerAccumulatorBudgetF16);
   need(c.accumulator_registers() <= budget,
        std::to_string(c.accumulator_registers()) + " accumulator registers per consumer thread exceed the budget of " +
-           std::to_string(budget) + " (consumers get 232-240 registers in all)");
+           std::to_string(budget) + (c.tma_store ? " with the TMA-store epilogue" : "") +
+           " (consumers get 232-240 registers in all)");
   need(c.cluster_m >= 1 && c.cluster_n >= 1 && c.cluster_m * c.cluster_n <= 2, "clusters of at most 2 CTAs");
   need(!c.multicast || c.cluster_m * c.cluster_n > 1, "multicast needs a cluster of more than one CTA");
   need(c.multicast || c.cluster_m * c.cluster_n == 1,

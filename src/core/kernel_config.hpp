@@ -59,6 +59,10 @@ inline constexpr int kMaxSharedBytesPerCta = 232448;  // 227 KB on sm_90
 // more headroom: NVRTC 13.0 spilled 32 bytes at 192 of them (192x256 tiles, one consumer).
 inline constexpr int kConsumerAccumulatorBudgetF32 = 192;
 inline constexpr int kConsumerAccumulatorBudgetF16 = 160;
+// The TMA-store epilogue's staging needs registers beside the accumulators: compiling the whole
+// space (NVRTC 13.0) spilled every f32 config with 192 accumulators and f16 ones with 144-160.
+inline constexpr int kTmaStoreAccumulatorBudgetF32 = 176;
+inline constexpr int kTmaStoreAccumulatorBudgetF16 = 128;
 
 // Every reason the config cannot be built or run; empty means valid. Each rule says why.
 std::vector<std::string> validity_problems(const KernelConfig&);

@@ -78,6 +78,13 @@ TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
   c.cluster_n = 2;  // A is the shared operand: its halves are whole atoms
   EXPECT_TRUE(is_valid(c));
   c = {};
+  c.block_m = 256;
+  c.block_n = 192;
+  c.stages = 3;  // 192 fp32 accumulators: fine with direct stores, spills with the TMA-store staging
+  EXPECT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  c.tma_store = true;
+  EXPECT_TRUE(mentions(validity_problems(c), "with the TMA-store epilogue"));
+  c = {};
   c.tma_store = true;
   EXPECT_TRUE(is_valid(c));
   EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 2 * 64 * 64 * 2);  // 2 consumers × 2 buffers
