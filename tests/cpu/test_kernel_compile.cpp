@@ -91,8 +91,12 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
     EXPECT_NE(sass.find("HGMMA.64x" + std::to_string(c.block_n) + "x16"), std::string::npos) << c.name() << "\n" << sass.substr(0, 2000);
     EXPECT_NE(sass.find("UTMALDG"), std::string::npos) << "no TMA loads in " << c.name();
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in " << c.name();
-    if (c.tma_store) EXPECT_NE(sass.find("UTMASTG"), std::string::npos) << "no TMA stores in " << c.name();
-    if (c.multicast) EXPECT_NE(sass.find(".MULTICAST"), std::string::npos) << "no multicast loads in " << c.name();
+    if (c.tma_store) {
+      EXPECT_NE(sass.find("UTMASTG"), std::string::npos) << "no TMA stores in " << c.name();
+    }
+    if (c.multicast) {
+      EXPECT_NE(sass.find(".MULTICAST"), std::string::npos) << "no multicast loads in " << c.name();
+    }
     EXPECT_FALSE(jit::parse_ptxas_info(r.log).wgmma_serialized) << c.name() << ": ptxas serialised the wgmmas";
   }
   std::filesystem::remove_all(dir);
