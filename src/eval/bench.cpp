@@ -98,7 +98,7 @@ std::vector<Slot> prepare_slots(DeviceContext& ctx, const BenchOptions& o, const
   std::vector<Slot> slots;
   for (const auto& name : o.impls)
     for (Layout l : o.layouts) {
-      Slot slot{name, l, nullptr};
+      Slot slot{name, l, nullptr, "pass", {}};
       try {
         if (name == "gemmforge" && o.gemmforge_candidates) {
           pick_gemmforge(ctx, o, buf, gate, slot, sets);
@@ -151,7 +151,7 @@ std::vector<BenchRecord> for_each_shape(DeviceContext& ctx, const BenchOptions& 
         throw Error(std::string("the CUDA context is lost while measuring ") + to_string(s) + ": " + e.what());
       for (const auto& name : o.impls)
         for (Layout l : o.layouts) {
-          Slot slot{name, l, nullptr, std::string("fail: ") + e.what()};
+          Slot slot{name, l, nullptr, std::string("fail: ") + e.what(), {}};
           records.push_back(base_record(s, slot, o, "all"));
         }
     }
