@@ -35,7 +35,10 @@ struct PlanInfo {
 
 class Handle {
  public:
-  // Binds to the current CUDA device. Throws NoGpuError without a usable GPU, Error otherwise.
+  // Binds to the calling thread's current CUDA device; later calls must come from threads whose
+  // current device is the same (else UsageError). Throws NoGpuError without a usable GPU.
+  // Destroying the handle waits for the device; graphs that captured its calls must not be
+  // launched after that.
   explicit Handle(const HandleOptions& = {});
   ~Handle();
   Handle(const Handle&) = delete;
@@ -45,7 +48,9 @@ class Handle {
   // makes its plan (a kernel may be compiled, ~1 s, cached on disk; call plan() ahead of time to
   // keep it out of a hot path). After that a call synchronizes nothing and allocates nothing on
   // the device, so it can be captured in a CUDA graph; the cuBLASLt fallback gets its workspace
-  // on a stream's first uncaptured call (a captured first call runs without workspace).
+  // on a stream's first uncaptured call (a captured first call runs without workspace). Calls on
+  // one stream, and graphs captured from it, share that stream's workspace: do not run two such
+  // graphs, or a graph and direct calls, at the same time on different streams.
   // A and B need 16-byte alignment for gemmforge kernels (else cuBLASLt serves the call).
   void hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __half* B, __half* C, Layout layout,
              cudaStream_t stream);

@@ -14,8 +14,13 @@ GpuInfo probe_gpu() {
     cudaGetLastError();  // clear the sticky-free error so later probes start clean
     return g;
   }
+  // The calling thread's current device (0 unless the program chose another).
+  if ((e = cudaGetDevice(&g.device)) != cudaSuccess) {
+    g.why_absent = std::string("cudaGetDevice: ") + cudaGetErrorString(e);
+    return g;
+  }
   cudaDeviceProp p{};
-  if ((e = cudaGetDeviceProperties(&p, 0)) != cudaSuccess) {
+  if ((e = cudaGetDeviceProperties(&p, g.device)) != cudaSuccess) {
     g.why_absent = std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e);
     return g;
   }
@@ -27,7 +32,7 @@ GpuInfo probe_gpu() {
   g.l2_bytes = size_t(p.l2CacheSize);
   g.global_mem_bytes = p.totalGlobalMem;
   char bus[32] = {};
-  if (cudaDeviceGetPCIBusId(bus, sizeof bus, 0) == cudaSuccess) g.pci_bus_id = bus;
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, g.device) == cudaSuccess) g.pci_bus_id = bus;
   cudaDriverGetVersion(&g.driver_version);
   cudaRuntimeGetVersion(&g.runtime_version);
   int major = 0, minor = 0, patch = 0;
@@ -62,7 +67,7 @@ void require_gpu(const GpuInfo& g) {
 
 DeviceContext::DeviceContext() : info_(probe_gpu()) {
   require_gpu(info_);
-  GF_CUDA(cudaSetDevice(0));
+  GF_CUDA(cudaSetDevice(info_.device));
   GF_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   GF_CUBLAS(cublasCreate(&cublas_));
   GF_CUBLAS(cublasSetStream(cublas_, stream_));

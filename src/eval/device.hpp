@@ -13,6 +13,7 @@ struct GpuInfo {
   bool present = false;
   std::string why_absent;  // set when present is false: what the CUDA runtime said
   std::string name, pci_bus_id;
+  int device = 0;  // CUDA device ordinal: the current device when probed
   int sm_count = 0, cc_major = 0, cc_minor = 0;
   size_t l2_bytes = 0, global_mem_bytes = 0;
   int driver_version = 0, runtime_version = 0, cublas_version = 0;

@@ -34,7 +34,8 @@ void LtMatmul::release() {
   a_ = b_ = c_ = nullptr;
 }
 
-std::vector<cublasLtMatmulHeuristicResult_t> LtMatmul::heuristic(int count, size_t workspace_bytes) const {
+std::vector<cublasLtMatmulHeuristicResult_t> LtMatmul::heuristic(int count, size_t workspace_bytes,
+                                                                  uint32_t alignment) const {
   cublasLtMatmulPreference_t pref = nullptr;
   GF_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
   cublasStatus_t st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
@@ -43,6 +44,9 @@ std::vector<cublasLtMatmulHeuristicResult_t> LtMatmul::heuristic(int count, size
       p_.acc == Accum::f32 ? uint32_t(CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE) : uint32_t(CUBLASLT_REDUCTION_SCHEME_MASK);
   if (st == CUBLAS_STATUS_SUCCESS)
     st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes, sizeof schemes);
+  for (auto attr : {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+                    CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+    if (st == CUBLAS_STATUS_SUCCESS) st = cublasLtMatmulPreferenceSetAttribute(pref, attr, &alignment, sizeof alignment);
   std::vector<cublasLtMatmulHeuristicResult_t> found(size_t(std::max(count, 1)));
   int n = 0;
   if (st == CUBLAS_STATUS_SUCCESS)

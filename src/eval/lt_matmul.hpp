@@ -23,10 +23,12 @@ class LtMatmul {
   LtMatmul(const LtMatmul&) = delete;
   LtMatmul& operator=(const LtMatmul&) = delete;
 
-  // Up to `count` algorithms, best first, that need at most `workspace_bytes`. Under f32, split-K
+  // Up to `count` algorithms, best first, that need at most `workspace_bytes` and work with
+  // operands aligned to `alignment` bytes (cuBLASLt assumes 256 unless told). Under f32, split-K
   // partial sums may be reduced in fp32 workspace only, never in the fp16 output. Throws Error
   // when cuBLASLt returns none.
-  std::vector<cublasLtMatmulHeuristicResult_t> heuristic(int count, size_t workspace_bytes) const;
+  std::vector<cublasLtMatmulHeuristicResult_t> heuristic(int count, size_t workspace_bytes,
+                                                         uint32_t alignment = 256) const;
   void run(const cublasLtMatmulAlgo_t&, const Operands&, void* workspace, size_t workspace_bytes,
            cudaStream_t) const;
   const Problem& problem() const { return p_; }

@@ -28,10 +28,10 @@ struct LtPlan {
   cublasLtMatmulAlgo_t with_workspace{}, without_workspace{};
   bool has_without = false;
 
-  LtPlan(cublasLtHandle_t handle, const Problem& p) : lt(std::make_unique<LtMatmul>(handle, p)) {
-    with_workspace = lt->heuristic(1, kLtWorkspaceBytes)[0].algo;
+  LtPlan(cublasLtHandle_t handle, const Problem& p, uint32_t alignment) : lt(std::make_unique<LtMatmul>(handle, p)) {
+    with_workspace = lt->heuristic(1, kLtWorkspaceBytes, alignment)[0].algo;
     try {
-      without_workspace = lt->heuristic(1, 0)[0].algo;
+      without_workspace = lt->heuristic(1, 0, alignment)[0].algo;
       has_without = true;
     } catch (const Error&) {
       // every algorithm for this shape needs workspace: a captured first call must fail clearly
@@ -41,11 +41,18 @@ struct LtPlan {
 
 struct Plan {
   std::unique_ptr<Sm90Kernel> kernel;  // a gemmforge kernel from the table, if one serves it
-  std::unique_ptr<LtPlan> lt;          // cuBLASLt: the fallback, made when first needed
+  // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
+  std::map<uint32_t, std::unique_ptr<LtPlan>> lt;
   PlanInfo info;
 };
 
-bool aligned(const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a == 0; }
+// The alignment every operand has, as cuBLASLt's heuristic wants it: a power of two, at most 256.
+uint32_t common_alignment(const void* a, const void* b, const void* c) {
+  const uintptr_t bits = reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b) | reinterpret_cast<uintptr_t>(c);
+  uint32_t align = 256;
+  while (align > 2 && bits % align != 0) align /= 2;
+  return align;
+}
 
 }  // namespace
 
@@ -78,7 +85,11 @@ struct Handle::Impl {
   }
 
   ~Impl() {
-    for (auto& [stream, ws] : workspaces) cudaFree(ws);  // teardown: nothing left to report to
+    // Work enqueued by this handle may still run, and its kernels' modules are about to be
+    // unloaded: wait for the device first (teardown has no one to report an error to).
+    cudaSetDevice(ctx.info().device);
+    cudaDeviceSynchronize();
+    for (auto& [stream, ws] : workspaces) cudaFree(ws);
   }
 
   std::shared_ptr<jit::LoadedKernel> load(const KernelConfig& c) {
@@ -107,13 +118,19 @@ struct Handle::Impl {
     } else if (ctx.info().cc_major != 9) {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
     } else {
-      plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, LaunchKnobs{}, load(*entry->config));
-      plan.kernel->prepare(p, {});
-      plan.info = {"gemmforge", entry->config->name()};
-      return plan;
+      try {
+        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, LaunchKnobs{}, load(*entry->config));
+        plan.kernel->prepare(p, {});
+        plan.info = {"gemmforge", entry->config->name()};
+        return plan;
+      } catch (const Error& e) {  // a kernel that cannot be built or launched here: cuBLASLt serves
+        plan.kernel.reset();
+        why_lt = std::string("the table's kernel is unusable here: ") + e.what();
+      }
     }
-    plan.lt = std::make_unique<LtPlan>(ctx.cublaslt(), p);
-    plan.info = {"cublaslt", LtMatmul::describe(plan.lt->with_workspace) + "; " + why_lt};
+    auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256);
+    plan.info = {"cublaslt", LtMatmul::describe(lt->with_workspace) + "; " + why_lt};
+    plan.lt.emplace(256, std::move(lt));
     return plan;
   }
 
@@ -124,25 +141,44 @@ struct Handle::Impl {
   }
 
   void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream) {
-    if (!plan.lt) plan.lt = std::make_unique<LtPlan>(ctx.cublaslt(), p);
+    const uint32_t alignment = common_alignment(o.A, o.B, o.C);
+    auto& lt = plan.lt[alignment];
+    if (!lt) lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, alignment);
     auto it = workspaces.find(stream);
     if (it == workspaces.end()) {
       cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
       GF_CUDA(cudaStreamIsCapturing(stream, &capturing));
       if (capturing == cudaStreamCaptureStatusNone) {
+        // This stream is not capturing, but another may be (any thread, in global mode): a
+        // relaxed capture mode keeps this allocation from invalidating that capture.
+        cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+        GF_CUDA(cudaThreadExchangeStreamCaptureMode(&mode));
         void* ws = nullptr;
-        GF_CUDA(cudaMalloc(&ws, kLtWorkspaceBytes));
+        const cudaError_t e = cudaMalloc(&ws, kLtWorkspaceBytes);
+        GF_CUDA(cudaThreadExchangeStreamCaptureMode(&mode));
+        GF_CUDA(e);
         it = workspaces.emplace(stream, ws).first;
       }
     }
     if (it != workspaces.end()) {
-      plan.lt->lt->run(plan.lt->with_workspace, o, it->second, kLtWorkspaceBytes, stream);
-    } else if (plan.lt->has_without) {
-      plan.lt->lt->run(plan.lt->without_workspace, o, nullptr, 0, stream);
+      lt->lt->run(lt->with_workspace, o, it->second, kLtWorkspaceBytes, stream);
+    } else if (lt->has_without) {
+      lt->lt->run(lt->without_workspace, o, nullptr, 0, stream);
     } else {
       throw Error("cuBLASLt needs workspace for " + to_string(p.shape) +
                   ", and the first call on this stream is being captured: make one call on it before capturing");
     }
+  }
+
+  // Calls must come from a thread whose current device is the handle's; the driver-API launches
+  // also need its primary context current, which cudaSetDevice makes so.
+  void enter_device() const {
+    int current = -1;
+    GF_CUDA(cudaGetDevice(&current));
+    if (current != ctx.info().device)
+      throw UsageError("this gemmforge handle belongs to CUDA device " + std::to_string(ctx.info().device) +
+                       ", and the calling thread's current device is " + std::to_string(current));
+    GF_CUDA(cudaSetDevice(current));
   }
 };
 
@@ -166,11 +202,12 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   const Problem p = checked_problem(M, N, K, layout);
   if (!A || !B || !C) throw UsageError("hgemm: A, B and C must not be null");
   const Operands o{A, B, C};
+  impl_->enter_device();
   std::lock_guard lock(impl_->mu);
   Plan& plan = impl_->plan_for(p);
   // The TMA kernels need 16-byte aligned A and B (and C for TMA stores); other pointers are
   // served by cuBLASLt rather than refused.
-  if (plan.kernel && aligned(A, 16) && aligned(B, 16) && aligned(C, 16)) {
+  if (plan.kernel && common_alignment(A, B, C) >= 16) {
     plan.kernel->run_on(o, stream);
     return;
   }
@@ -179,6 +216,7 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
 
 PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
   const Problem p = checked_problem(M, N, K, layout);
+  impl_->enter_device();
   std::lock_guard lock(impl_->mu);
   return impl_->plan_for(p).info;
 }

@@ -27,7 +27,8 @@ std::string why_not_supported(const KernelConfig& c, const Problem& p) {
     return "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (TMA needs 16-byte rows of B in layout nn)";
   if (c.tma_store && p.shape.N % 8 != 0)
     return "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (the TMA-store epilogue needs 16-byte rows of C)";
-  if (p.shape.M > (int64_t(1) << 31) - 1 || p.shape.N > (int64_t(1) << 31) - 1) return "dimension too large for int indexing";
+  if (p.shape.M > (int64_t(1) << 31) - 1 || p.shape.N > (int64_t(1) << 31) - 1 || p.shape.K > (int64_t(1) << 31) - 128)
+    return "dimension too large for int indexing";
   return {};
 }
 
@@ -69,6 +70,7 @@ std::string Sm90Kernel::launch_detail() const {
 const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   const auto key = std::make_tuple(static_cast<const void*>(o.A), static_cast<const void*>(o.B), static_cast<const void*>(o.C));
   if (auto it = maps_.find(key); it != maps_.end()) return it->second;
+  if (maps_.size() >= 64) maps_.clear();  // a caching allocator hands out many buffers: stay small
   const auto& s = problem_.shape;
   const auto& c = config_;
   // TMA needs 16-byte aligned bases; the direct epilogue's paired stores need a 4-byte aligned C.

@@ -173,7 +173,7 @@ class PolicyGradient final : public Strategy {
 
   SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
     const IndexedSpace idx(space);
-    ensure_weights(idx);
+    if (weights_.size() != idx.domains.size()) weights_.assign(idx.domains.size(), {});
     const std::vector<double> phi = features(s);
     std::vector<Knobs> knobs(space.size());
     std::vector<std::vector<size_t>> value_index(space.size());  // per config: its value's index per knob
@@ -193,12 +193,9 @@ class PolicyGradient final : public Strategy {
       std::vector<std::vector<double>> used(idx.domains.size());  // the restricted distributions
       std::vector<size_t> choice(idx.domains.size());
       for (size_t j = 0; j < idx.domains.size(); ++j) {
-        std::vector<double> p = softmax(j, phi);
-        std::vector<bool> allowed(p.size(), false);
+        std::vector<bool> allowed(idx.domains[j].size(), false);
         for (size_t i : candidates) allowed[value_index[i][j]] = true;
-        double sum = 0;
-        for (size_t v = 0; v < p.size(); ++v) sum += (p[v] = allowed[v] ? p[v] : 0.0);
-        for (double& x : p) x /= sum;
+        std::vector<double> p = softmax(j, idx.domains[j], phi, allowed);
         choice[j] = sample(p);
         used[j] = std::move(p);
         std::erase_if(candidates, [&](size_t i) { return value_index[i][j] != choice[j]; });
@@ -215,7 +212,7 @@ class PolicyGradient final : public Strategy {
       } else {
         advantage = -1.0;  // failed the gate or the compile: steer away
       }
-      update(choice, used, phi, std::clamp(advantage, -2.0, 2.0));
+      update(idx, choice, used, phi, std::clamp(advantage, -2.0, 2.0));
     }
     return run.finish();
   }
@@ -225,49 +222,52 @@ class PolicyGradient final : public Strategy {
     auto lg = [](int64_t v) { return std::log2(double(v)) / 14.0; };  // 16384 → 1
     return {1.0, lg(s.M), lg(s.N), lg(s.K), lg(s.M) * lg(s.N)};
   }
-  void ensure_weights(const IndexedSpace& idx) {
-    if (weights_.size() == idx.domains.size()) {
-      bool same = true;
-      for (size_t j = 0; j < idx.domains.size(); ++j) same &= weights_[j].size() == idx.domains[j].size();
-      if (same) return;
-    }
-    weights_.assign(idx.domains.size(), {});
-    for (size_t j = 0; j < idx.domains.size(); ++j)
-      weights_[j].assign(idx.domains[j].size(), std::vector<double>(features({1, 1, 1}).size(), 0.0));
+  // The weights of one knob value (zero until it is first updated). Kept by value, not by its
+  // position in a domain, so a space with other values for a knob never inherits wrong weights.
+  std::vector<double>& weights(size_t knob, int value) {
+    auto& w = weights_[knob][value];
+    if (w.empty()) w.assign(features({1, 1, 1}).size(), 0.0);
+    return w;
   }
-  std::vector<double> softmax(size_t j, const std::vector<double>& phi) const {
-    std::vector<double> p(weights_[j].size());
+  // The policy's distribution over a knob's domain, restricted to the allowed values: the logits
+  // of the others are -inf, so the normalisation never sees them (no underflow to 0/0).
+  std::vector<double> softmax(size_t knob, const std::vector<int>& domain, const std::vector<double>& phi,
+                              const std::vector<bool>& allowed) {
+    std::vector<double> z(domain.size(), -kInf);
     double mx = -kInf;
-    for (size_t v = 0; v < p.size(); ++v) {
-      double z = 0;
-      for (size_t f = 0; f < phi.size(); ++f) z += weights_[j][v][f] * phi[f];
-      p[v] = z;
-      mx = std::max(mx, z);
+    for (size_t v = 0; v < domain.size(); ++v) {
+      if (!allowed[v]) continue;
+      const auto& w = weights(knob, domain[v]);
+      z[v] = 0;
+      for (size_t f = 0; f < phi.size(); ++f) z[v] += w[f] * phi[f];
+      mx = std::max(mx, z[v]);
     }
     double sum = 0;
-    for (double& x : p) sum += (x = std::exp(x - mx));
-    for (double& x : p) x /= sum;
-    return p;
+    for (double& x : z) sum += (x = std::isfinite(x) ? std::exp(x - mx) : 0.0);
+    for (double& x : z) x /= sum;  // sum ≥ 1: the largest allowed term is exp(0)
+    return z;
   }
   size_t sample(const std::vector<double>& p) {
     std::discrete_distribution<size_t> d(p.begin(), p.end());
     return d(rng_);
   }
   // Gradient of log p(choice) for each knob's restricted softmax: onehot − p on the allowed values.
-  void update(const std::vector<size_t>& choice, const std::vector<std::vector<double>>& used,
+  void update(const IndexedSpace& idx, const std::vector<size_t>& choice, const std::vector<std::vector<double>>& used,
               const std::vector<double>& phi, double advantage) {
     constexpr double kLearningRate = 0.5;
     for (size_t j = 0; j < choice.size(); ++j) {
       const auto& p = used[j];
       for (size_t v = 0; v < p.size(); ++v) {
         const double grad = (v == choice[j] ? 1.0 : 0.0) - p[v];
-        for (size_t f = 0; f < phi.size(); ++f) weights_[j][v][f] += kLearningRate * advantage * grad * phi[f];
+        if (grad == 0.0) continue;
+        auto& w = weights(j, idx.domains[j][v]);
+        for (size_t f = 0; f < phi.size(); ++f) w[f] += kLearningRate * advantage * grad * phi[f];
       }
     }
   }
 
   std::mt19937_64 rng_;
-  std::vector<std::vector<std::vector<double>>> weights_;  // [knob][value][feature]
+  std::vector<std::map<int, std::vector<double>>> weights_;  // [knob][value] -> per-feature weight
 };
 
 }  // namespace

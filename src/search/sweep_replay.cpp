@@ -1,6 +1,7 @@
 #include "search/sweep_replay.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <tuple>
 
@@ -13,7 +14,7 @@ namespace {
 // The columns of sweep.csv that the replay reads (src/cli/cmd_bench.cpp writes them). Files from
 // before the finalist stage call the estimate "device_us".
 struct Columns {
-  size_t m, n, k, layout, config, verdict, estimate, count;
+  size_t m, n, k, layout, acc, config, verdict, estimate, count;
 };
 
 Columns find_columns(const std::vector<std::string>& header) {
@@ -22,7 +23,7 @@ Columns find_columns(const std::vector<std::string>& header) {
       if (auto it = std::find(header.begin(), header.end(), name); it != header.end()) return size_t(it - header.begin());
     throw Error(std::string("no column '") + *names.begin() + "'");
   };
-  return {at({"M"}), at({"N"}), at({"K"}), at({"layout"}), at({"config"}), at({"verdict"}),
+  return {at({"M"}), at({"N"}), at({"K"}), at({"layout"}), at({"acc"}), at({"config"}), at({"verdict"}),
           at({"estimate_us", "device_us"}), header.size()};
 }
 
@@ -33,6 +34,7 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
   std::map<Layout, std::vector<Shape>> shapes;
   std::map<Layout, std::map<std::string, std::set<std::string>>> seen;  // layout -> config -> shapes
   std::set<std::string> recorded;
+  std::optional<Accum> accum;
   for (const auto& path : files) {
     Columns col{};
     read_csv(
@@ -59,10 +61,23 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
           if (c.layout != layout) throw Error("config " + name + " recorded under layout " + v[col.layout]);
           const std::string key = to_string(s) + " " + name;
           if (!recorded.insert(key).second) throw Error(key + " is recorded twice (mixing runs?)");
+          // One accumulator per replay: f32 and f16 configs share knob values, not timings.
+          const Accum acc = parse_accum(v[col.acc]);
+          if (!accum) accum = acc;
+          if (acc != *accum) throw Error("mixes f32 and f16 recordings; replay one accumulator at a time");
+          if (c.acc != acc) throw Error("config " + name + " recorded under accumulator " + v[col.acc]);
           std::optional<double> us;
           if (v[col.verdict] == "pass") {
-            if (v[col.estimate].empty()) throw Error("a passing config without an estimate");
-            us = std::stod(v[col.estimate]);
+            size_t used = 0;
+            double t = 0;
+            try {
+              t = std::stod(v[col.estimate], &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            if (used == 0 || used != v[col.estimate].size() || !std::isfinite(t) || t <= 0)
+              throw Error("'" + v[col.estimate] + "' is not a positive time in µs");
+            us = t;
           }
           r.measure.add(s, c, us);
           auto& list = shapes[layout];

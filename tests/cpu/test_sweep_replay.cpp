@@ -56,6 +56,17 @@ TEST(SweepReplay, RefusesMixedRunsAndForeignFiles) {
   write_file_atomically(dir / "badname.csv",
                         "M,N,K,layout,acc,config,verdict,estimate_us\n64,64,64,tn,f32,sm90_tn_f32_fast,pass,1.0\n");
   EXPECT_THROW(load_sweep_replay({dir / "badname.csv"}), Error);
+  const std::string header = "M,N,K,layout,acc,config,verdict,estimate_us\n";
+  const std::string config = "sm90_tn_f32_128x128x64_s4_c2_coop_1x1";
+  for (const char* bad_time : {"nan", "0", "-3", "12abc", ""}) {
+    write_file_atomically(dir / "badtime.csv", header + "64,64,64,tn,f32," + config + ",pass," + bad_time + "\n");
+    EXPECT_THROW(load_sweep_replay({dir / "badtime.csv"}), Error) << bad_time;
+  }
+  write_file_atomically(dir / "mixed.csv", header + "64,64,64,tn,f32," + config + ",pass,1.5\n" +
+                                               "64,64,64,tn,f16,sm90_tn_f16_128x128x64_s4_c2_coop_1x1,pass,1.5\n");
+  EXPECT_THROW(load_sweep_replay({dir / "mixed.csv"}), Error);
+  write_file_atomically(dir / "good.csv", header + "64,64,64,tn,f32," + config + ",pass,1.5\n");
+  EXPECT_EQ(load_sweep_replay({dir / "good.csv"}).rows, 1u);
   EXPECT_THROW(load_sweep_replay({dir / "missing.csv"}), Error);
   std::filesystem::remove_all(dir);
 }
