@@ -46,5 +46,7 @@ Layout parse_layout(std::string_view);  // throws Error on anything but nn|tn
 Accum parse_accum(std::string_view);    // throws Error on anything but f32|f16
 // The whole text as a decimal integer (no sign other than '-', no spaces); nullopt otherwise.
 std::optional<int64_t> parse_integer(std::string_view);
+// The whole text as a decimal number; nullopt otherwise.
+std::optional<double> parse_real(std::string_view);
 
 }  // namespace gemmforge

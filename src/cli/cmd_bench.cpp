@@ -84,8 +84,8 @@ int run(const BenchArgs& a, int argc, char** argv) {
                                         double final_us) {
       auto num = [](double x) { return x >= 0 ? std::to_string(x) : std::string(); };
       sweep_csv << p.shape.M << "," << p.shape.N << "," << p.shape.K << "," << to_string(p.layout) << ","
-                << to_string(p.acc) << "," << impl.note() << "," << (v.passed() ? "pass" : "fail") << ","
-                << num(est_us) << "," << num(final_us) << ",\"" << impl.launch_detail() << "\"\n";
+                << to_string(p.acc) << "," << csv_text(impl.note()) << "," << (v.passed() ? "pass" : "fail") << ","
+                << num(est_us) << "," << num(final_us) << "," << csv_text(impl.launch_detail()) << "\n";
       sweep_csv.flush();
     };
   }

@@ -45,6 +45,8 @@ std::string csv_number(const std::optional<double>& v) {
   return buf;
 }
 
+}  // namespace
+
 // RFC 4180 quoting: notes and verdicts may contain commas.
 std::string csv_text(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -52,8 +54,6 @@ std::string csv_text(const std::string& s) {
   for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
-
-}  // namespace
 
 nlohmann::json to_json(const BenchRecord& r) {
   return {{"M", r.shape.M},           {"N", r.shape.N},
@@ -192,9 +192,8 @@ namespace {
 
 std::optional<double> csv_optional_number(const std::string& s) {
   if (s.empty()) return std::nullopt;
-  size_t used = 0;
-  const double v = std::stod(s, &used);
-  if (used != s.size()) throw Error("'" + s + "' is not a number");
+  const auto v = parse_real(s);
+  if (!v) throw Error("'" + s + "' is not a number");
   return v;
 }
 

@@ -51,6 +51,7 @@ ResultFile read_result_file(const std::filesystem::path&);  // refuses incomplet
 ResultFile read_result_csv(const std::filesystem::path&);
 
 std::string csv_header();
+std::string csv_text(const std::string&);  // one CSV field, quoted when it holds , " or a newline
 // One line of a CSV written by gemmforge (RFC 4180 quoting), as its fields; throws on a bad quote.
 std::vector<std::string> split_csv_line(const std::string& line);
 // Reads a CSV file: `header` gets the first line's fields (it throws to refuse the file), then

@@ -68,6 +68,13 @@ std::optional<int64_t> parse_integer(std::string_view tok) {
   return v;
 }
 
+std::optional<double> parse_real(std::string_view tok) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+  if (tok.empty() || ec != std::errc() || p != tok.data() + tok.size()) return std::nullopt;
+  return v;
+}
+
 namespace {
 
 // A dimension must be a positive integer that fits comfortably in device indexing.

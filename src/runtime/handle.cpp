@@ -205,9 +205,8 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   impl_->enter_device();
   std::lock_guard lock(impl_->mu);
   Plan& plan = impl_->plan_for(p);
-  // The TMA kernels need 16-byte aligned A and B (and C for TMA stores); other pointers are
-  // served by cuBLASLt rather than refused.
-  if (plan.kernel && common_alignment(A, B, C) >= 16) {
+  // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
+  if (plan.kernel && plan.kernel->accepts(o)) {
     plan.kernel->run_on(o, stream);
     return;
   }

@@ -39,7 +39,18 @@ std::shared_ptr<jit::LoadedKernel> Sm90Kernel::load(const KernelConfig& c, const
 }
 
 Sm90Kernel::Sm90Kernel(DeviceContext& ctx, KernelConfig c, LaunchKnobs knobs, std::shared_ptr<jit::LoadedKernel> k)
-    : ctx_(ctx), config_(c), knobs_(knobs), kernel_(std::move(k)) {}
+    : ctx_(ctx),
+      config_(c),
+      knobs_(knobs),
+      kernel_(std::move(k)),
+      block_(unsigned(c.threads()), 1, 1),
+      cluster_(unsigned(c.cluster_m * c.cluster_n), 1, 1),
+      smem_bytes_(c.shared_bytes()) {}
+
+bool Sm90Kernel::accepts(const Operands& o) const {
+  auto aligned = [](const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a == 0; };
+  return aligned(o.A, 16) && aligned(o.B, 16) && aligned(o.C, config_.tma_store ? 16 : 4);
+}
 
 void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   if (auto why = why_not_supported(config_, p); !why.empty()) throw Error(config_.name() + ": " + why);
@@ -52,8 +63,7 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   if (knobs_.persistent) {
     if (resident_clusters_ == 0)
       resident_clusters_ = cluster == 1 ? ctx_.info().sm_count
-                                        : jit::max_active_clusters(*kernel_, dim3(unsigned(config_.threads())),
-                                                                   dim3(unsigned(cluster)), config_.shared_bytes());
+                                        : jit::max_active_clusters(*kernel_, block_, cluster_, smem_bytes_);
     if (resident_clusters_ < 1) throw Error(config_.name() + ": no cluster of this kernel fits on the GPU");
     clusters = std::min<int64_t>(cluster_tiles, resident_clusters_);
   }
@@ -67,15 +77,14 @@ std::string Sm90Kernel::launch_detail() const {
                                                     : std::string());
 }
 
-const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
+Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   const auto key = std::make_tuple(static_cast<const void*>(o.A), static_cast<const void*>(o.B), static_cast<const void*>(o.C));
   if (auto it = maps_.find(key); it != maps_.end()) return it->second;
   if (maps_.size() >= 64) maps_.clear();  // a caching allocator hands out many buffers: stay small
   const auto& s = problem_.shape;
   const auto& c = config_;
   // TMA needs 16-byte aligned bases; the direct epilogue's paired stores need a 4-byte aligned C.
-  auto misaligned = [](const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a != 0; };
-  if (misaligned(o.A, 16) || misaligned(o.B, 16) || misaligned(o.C, c.tma_store ? 16 : 4))
+  if (!accepts(o))
     throw Error(c.name() + ": operands must be 16-byte (A, B) and " + (c.tma_store ? "16" : "4") + "-byte (C) aligned");
   // 2-D maps, innermost dimension first; reads past the matrix edge come back as zeros and
   // stores past it are clipped. A box is the part of a tile one TMA instruction moves: with
@@ -111,12 +120,11 @@ const Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
 void Sm90Kernel::run(const Operands& o) { run_on(o, ctx_.stream()); }
 
 void Sm90Kernel::run_on(const Operands& o, cudaStream_t stream) {
-  Maps& m = const_cast<Maps&>(maps_for(o));
+  Maps& m = maps_for(o);
   void* c = o.C;
   int M = int(problem_.shape.M), N = int(problem_.shape.N), K = int(problem_.shape.K), group = group_m_;
   void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group};
-  jit::launch(*kernel_, grid_, dim3(unsigned(config_.threads()), 1, 1),
-              dim3(unsigned(config_.cluster_m * config_.cluster_n), 1, 1), config_.shared_bytes(), stream, args);
+  jit::launch(*kernel_, grid_, block_, cluster_, smem_bytes_, stream, args);
 }
 
 }  // namespace gemmforge

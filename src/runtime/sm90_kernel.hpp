@@ -34,6 +34,9 @@ class Sm90Kernel final : public GemmImpl {
   std::string launch_detail() const override;
   void prepare(const Problem&, const std::vector<Operands>& sets) override;
   void run(const Operands&) override;
+  // Whether these operand addresses suit the kernel's TMA maps and stores (16-byte A and B; C
+  // 16-byte for TMA stores, else 4-byte). run() throws on ones that do not.
+  bool accepts(const Operands&) const;
   // The same launch on another stream (the runtime library runs on its caller's streams).
   void run_on(const Operands&, cudaStream_t);
   const KernelConfig& config() const { return config_; }
@@ -42,14 +45,15 @@ class Sm90Kernel final : public GemmImpl {
   struct Maps {
     CUtensorMap a, b, c;  // c is left zero unless the config stores through TMA
   };
-  const Maps& maps_for(const Operands&);  // encoded once per operand address triple
+  Maps& maps_for(const Operands&);  // encoded once per operand address triple
 
   DeviceContext& ctx_;
   KernelConfig config_;
   LaunchKnobs knobs_;
   std::shared_ptr<jit::LoadedKernel> kernel_;
   Problem problem_;
-  dim3 grid_{1, 1, 1};
+  dim3 grid_{1, 1, 1}, block_{1, 1, 1}, cluster_{1, 1, 1};
+  int smem_bytes_ = 0;
   int resident_clusters_ = 0;
   int group_m_ = 1;  // raster group the launch uses  // how many clusters fit at once (queried once per kernel)
   std::map<std::tuple<const void*, const void*, const void*>, Maps> maps_;

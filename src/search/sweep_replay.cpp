@@ -68,14 +68,8 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
           if (c.acc != acc) throw Error("config " + name + " recorded under accumulator " + v[col.acc]);
           std::optional<double> us;
           if (v[col.verdict] == "pass") {
-            size_t used = 0;
-            double t = 0;
-            try {
-              t = std::stod(v[col.estimate], &used);
-            } catch (const std::exception&) {
-              used = 0;
-            }
-            if (used == 0 || used != v[col.estimate].size() || !std::isfinite(t) || t <= 0)
+            const auto t = parse_real(v[col.estimate]);
+            if (!t || !std::isfinite(*t) || *t <= 0)
               throw Error("'" + v[col.estimate] + "' is not a positive time in µs");
             us = t;
           }
