@@ -3,12 +3,15 @@
 # machine with scripts/build.sh), the GPU tests, and the benchmarks of the chosen stage.
 # Everything lands under $OUT (the device tool brings it back).
 #   scripts/gpu_round.sh check   — env, GPU tests, a small bench of every impl and mode
+#   scripts/gpu_round.sh tests   — every GPU test, under TESTS_LIMIT_S
 #   scripts/gpu_round.sh grid    — all 1000 grid shapes × both layouts × 4 baselines, gpu+offline
 #   scripts/gpu_round.sh server  — GPU tests, server mode on a 100-shape sample, verify on the grid
 #   scripts/gpu_round.sh kernels — the Hopper kernel's GPU tests, and a sweep of a config set
 #                                  against cuBLASLt on large/mid shapes (nn, tn); CONFIGS, SHAPES
-#   scripts/gpu_round.sh class  — SHAPES_FILE × CONFIGS sweep vs cuBLASLt-autotune and cuBLAS
+#   scripts/gpu_round.sh class  — SHAPES_FILE × CONFIGS (× SPLITS × PDL) sweep vs cuBLASLt-autotune and cuBLAS
 #   scripts/gpu_round.sh compile-all — every config of the space through NVRTC
+#   scripts/gpu_round.sh tune    — gemmforge tune on TUNE_SHAPES (BUDGET, STRATEGY, CONFIGS): table.json
+#   scripts/gpu_round.sh lib     — the runtime library with TABLE against the baselines on LIB_SHAPES
 set -uo pipefail
 stage=${1:-check}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +34,12 @@ clocks
 start=$(date +%s)
 
 case "$stage" in
+  tests)
+    # Every GPU test, each binary under its own time limit (a hung kernel must not eat the call).
+    timeout ${TESTS_LIMIT_S:-300} "$BIN/gemmforge_gpu_tests" > "$OUT/gpu_tests.log" 2>&1
+    echo "gemmforge_gpu_tests exit $?"
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED|Failure|Expected|Which is" "$OUT/gpu_tests.log" | head -80
+    ;;
   check)
     "$BIN/gemmforge" env | tee "$OUT/env.json"
     "$BIN/gemmforge_gpu_tests" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|FAILED|Failure" 
@@ -66,8 +75,33 @@ case "$stage" in
     name=$(basename "${SHAPES_FILE:?set SHAPES_FILE}" .txt)
     timeout ${LIMIT_S:-560} "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both \
       --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode gpu,offline \
-      --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
+      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
     # One archive per class: the device tool brings back a limited number of files.
+    tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" "$name.log" && rm -rf "$OUT/$name" "$OUT/$name.log"
+    ;;
+  tune)
+    # gemmforge tune (worker-isolated search, SQLite results, a dispatch table) on TUNE_SHAPES
+    # (default: a 100-shape sample of the grid), both layouts; everything packed in tune.tar.gz.
+    mkdir -p "$OUT/tune"
+    # DB_FROM: resume from an earlier run's database (results are reused only for this GPU,
+    # architecture and kernel source).
+    [ -n "${DB_FROM:-}" ] && cp "$DB_FROM" "$OUT/tune/tune.sqlite"
+    timeout ${LIMIT_S:-300} "$BIN/gemmforge" tune ${TUNE_SHAPES:---shapes grid --sample 100} --layout both \
+      --strategy ${STRATEGY:-rl} --budget ${BUDGET:-6} --configs "${CONFIGS:-bench/configs/tune.json}" \
+      --time-limit ${TIME_LIMIT_S:-240} --db "$OUT/tune/tune.sqlite" --out "$OUT/tune/table.json" > "$OUT/tune/tune.log" 2>&1
+    echo "tune exit $?"
+    grep -v "^\[" "$OUT/tune/tune.log" | tail -30
+    cp "$OUT/tune/table.json" "$OUT/table.json" 2>/dev/null
+    tar czf "$OUT/tune.tar.gz" -C "$OUT" tune && rm -rf "$OUT/tune"
+    ;;
+  lib)
+    # The runtime library (gemmforge/gemm.hpp, call by call) with TABLE against the baselines on
+    # LIB_SHAPES, in MODES; packed as NAME.tar.gz.
+    name=${NAME:-lib}
+    GEMMFORGE_TABLE="${TABLE:-$OUT/table.json}" timeout ${LIMIT_S:-200} "$BIN/gemmforge" bench \
+      ${LIB_SHAPES:---shapes grid --sample 100} --layout ${LAYOUT:-both} \
+      --impl gemmforge-lib,cublaslt-autotune,cublaslt-heuristic,cublas --mode ${MODES:-gpu,offline} \
+      --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[" | tail -40
     tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" "$name.log" && rm -rf "$OUT/$name" "$OUT/$name.log"
     ;;
   profile)
@@ -77,7 +111,7 @@ case "$stage" in
     sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section LaunchStats"
     timeout 200 ncu $sections -k regex:gemmforge_hgemm --launch-skip 3 --launch-count 1 \
       "$BIN/gemmforge" bench --shape "$shape" --layout tn --impl gemmforge --configs "${CONFIGS:?set CONFIGS}" --mode gpu \
-      --rounds 1 --out "$OUT/prof-gf" > "$OUT/ncu_gemmforge.txt" 2>&1
+      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --rounds 1 --out "$OUT/prof-gf" > "$OUT/ncu_gemmforge.txt" 2>&1
     timeout 200 ncu $sections -k regex:'^(nvjet|sm90|cutlass)' --launch-skip 3 --launch-count 1 \
       "$BIN/gemmforge" bench --shape "$shape" --layout tn --impl cublas --mode gpu --rounds 1 \
       --out "$OUT/prof-cublas" > "$OUT/ncu_cublas.txt" 2>&1

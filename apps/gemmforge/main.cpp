@@ -3,6 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "gemmforge/types.hpp"
+#include "runtime/library_impl.hpp"
 
 int main(int argc, char** argv) {
   using namespace gemmforge::cli;
@@ -15,8 +16,10 @@ int main(int argc, char** argv) {
       "  gemmforge bench --shapes grid --out results/grid  the 1000-shape grid, gpu + offline modes\n"
       "  gemmforge report results/grid/results.json        the summary tables again, no GPU needed\n"
       "  gemmforge kernels --compile                       compile gemmforge's Hopper kernels (no GPU needed)\n"
+      "  gemmforge tune --shapes grid --out table.json     search kernels per shape; write a dispatch table\n"
       "Run 'gemmforge SUBCOMMAND --help' for each one's options.");
   app.require_subcommand(1);
+  gemmforge::register_library_impl();  // --impl gemmforge-lib: the runtime library, call by call
   int exit_code = kExitOk;
   add_bench(app, exit_code, argc, argv);
   add_verify(app, exit_code, argc, argv);
@@ -24,6 +27,8 @@ int main(int argc, char** argv) {
   add_env(app, exit_code);
   add_kernels(app, exit_code);
   add_strategies(app, exit_code);
+  add_tune(app, exit_code, argc, argv);
+  add_worker(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

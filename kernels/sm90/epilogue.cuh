@@ -17,31 +17,58 @@ __device__ inline ptx::u32 packed_pair(const typename T::AccReg (&acc)[T::kMmaM]
   else return acc[mi][j * 2 + h];
 }
 
-// Straight from registers to global memory, bounds-checked; any M, N and C alignment of 2 bytes.
+// One packed fp16 pair, C(row, col) and C(row, col + 1), bounds-checked; any M, N and C alignment
+// of 2 bytes. With swap-AB the tile is of Cᵀ (M×N here is the caller's N×M): element (row, col)
+// goes to C[col][row], and the 8 lanes that share a column pair write 8 consecutive rows.
+template <class T>
+__device__ inline void store_packed_pair(ptx::u16* C, int M, int N, int row, int col, ptx::u32 packed) {
+  using namespace ptx;
+  if (row >= M || col >= N) return;
+  if constexpr (T::kSwapAB) {
+    C[size_t(col) * M + row] = u16(packed & 0xFFFF);
+    if (col + 1 < N) C[size_t(col + 1) * M + row] = u16(packed >> 16);
+  } else {
+    u16* dst = C + size_t(row) * N + col;
+    if (col + 1 < N && (N % 2) == 0) {
+      *reinterpret_cast<u32*>(dst) = packed;  // 4-byte aligned: N and col are even
+    } else {
+      dst[0] = u16(packed & 0xFFFF);
+      if (col + 1 < N) dst[1] = u16(packed >> 16);
+    }
+  }
+}
+
+// Straight from registers to global memory.
 template <class T>
 __device__ inline void store_direct(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], ptx::u16* C, int M,
                                     int N, int row0, int col0) {
-  using namespace ptx;
-  const int warp = (threadIdx.x % 128) / 32, lane = lane_id();
+  const int warp = (threadIdx.x % 128) / 32, lane = ptx::lane_id();
 #pragma unroll
-  for (int mi = 0; mi < T::kMmaM; ++mi) {
+  for (int mi = 0; mi < T::kMmaM; ++mi)
 #pragma unroll
-    for (int j = 0; j < T::kBlockN / 8; ++j) {
-      const int col = col0 + j * 8 + (lane % 4) * 2;
+    for (int j = 0; j < T::kBlockN / 8; ++j)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = row0 + mi * 64 + warp * 16 + lane / 4 + h * 8;
-        const u32 packed = packed_pair<T>(acc, mi, j, h);
-        if (row >= M || col >= N) continue;
-        u16* dst = C + size_t(row) * N + col;
-        if (col + 1 < N && (N % 2) == 0) {
-          *reinterpret_cast<u32*>(dst) = packed;  // 4-byte aligned: N and col are even
-        } else {
-          dst[0] = u16(packed & 0xFFFF);
-          if (col + 1 < N) dst[1] = u16(packed >> 16);
-        }
-      }
-    }
+      for (int h = 0; h < 2; ++h)
+        store_packed_pair<T>(C, M, N, row0 + mi * 64 + warp * 16 + lane / 4 + h * 8, col0 + j * 8 + (lane % 4) * 2,
+                             packed_pair<T>(acc, mi, j, h));
+}
+
+// Accumulator pair c of this thread (registers 2p and 2p + 1 of wgmma tile mi, c = mi·kRegs/2 + p)
+// straight to C; for reductions that finish a tile a slice at a time (split_k.cuh).
+template <class T>
+__device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, typename T::AccReg hi, ptx::u16* C,
+                                              int M, int N, int row0, int col0) {
+  const int warp = (threadIdx.x % 128) / 32, lane = ptx::lane_id();
+  const int mi = c / (T::Mma::kRegs / 2), p = c % (T::Mma::kRegs / 2);
+  const int row = row0 + mi * 64 + warp * 16 + lane / 4;
+  if constexpr (T::kF32Acc) {
+    // Registers 4j + 2h + {0, 1}: pair p = 2j + h is one row's two adjacent columns.
+    const int j = p / 2, h = p % 2;
+    store_packed_pair<T>(C, M, N, row + h * 8, col0 + j * 8 + (lane % 4) * 2, ptx::pack_half2(lo, hi));
+  } else {
+    // Registers 2j + h, each a packed column pair: pair p is slice j's rows +0 and +8.
+    store_packed_pair<T>(C, M, N, row, col0 + p * 8 + (lane % 4) * 2, lo);
+    store_packed_pair<T>(C, M, N, row + 8, col0 + p * 8 + (lane % 4) * 2, hi);
   }
 }
 

@@ -18,11 +18,12 @@ struct AccRegOf<false> {
 };
 
 // Knobs: a struct with static constexpr members kBlockM, kBlockN, kStages, kConsumers, kPingPong,
-// kClusterM, kClusterN, kMulticast, kTmaStore, kF32Acc, kBNMajor (the JIT writes one per config).
+// kClusterM, kClusterN, kMulticast, kTmaStore, kF32Acc, kBNMajor, kSwapAB (the JIT writes one per
+// config). With kSwapAB the kernel computes Cᵀ: its A is the caller's B and its B the caller's A.
 template <class Knobs>
 struct HgemmTraits : Knobs {
   using Knobs::kBlockM, Knobs::kBlockN, Knobs::kStages, Knobs::kConsumers, Knobs::kPingPong, Knobs::kClusterM,
-      Knobs::kClusterN, Knobs::kMulticast, Knobs::kTmaStore, Knobs::kF32Acc, Knobs::kBNMajor;
+      Knobs::kClusterN, Knobs::kMulticast, Knobs::kTmaStore, Knobs::kF32Acc, Knobs::kBNMajor, Knobs::kSwapAB;
 
   static constexpr int kBlockK = 64;                       // one 128-byte swizzle row of fp16
   static constexpr int kThreads = (kConsumers + 1) * 128;  // producer warpgroup + consumers
@@ -63,7 +64,8 @@ struct HgemmTraits : Knobs {
 
   static constexpr int kStagesBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;
-  static constexpr int kSmemBytes = 1024 /* alignment slack */ + kStagesBytes + kEpiBytes + kBarrierBytes;
+  static constexpr int kSplitFlagBytes = 16;  // a word per consumer (split_k.cuh), 16 for alignment
+  static constexpr int kSmemBytes = 1024 /* alignment slack */ + kStagesBytes + kEpiBytes + kBarrierBytes + kSplitFlagBytes;
 
   // Named barrier ids: each consumer's epilogue (2), and the ping-pong hand-over of the main
   // loop from one consumer to the other (2).
@@ -87,6 +89,7 @@ struct HgemmTraits : Knobs {
   static_assert(!kMulticastB || kBNMajor || (kBlockN / 2) % 8 == 0,
                 "half a B tile must be whole 8-row swizzle atoms");
   static_assert(!kTmaStore || kBlockN % 16 == 0, "TMA-store column blocks are 16, 32 or 64 wide");
+  static_assert(!kSwapAB || (!kBNMajor && !kTmaStore), "swap-AB: both operands K-major, C stored transposed directly");
   static_assert(kStageBytes % 1024 == 0 && kEpiBufferBytes % 1024 == 0, "swizzled tiles start on 1024-byte boundaries");
   static_assert(kSmemBytes <= 232448, "227 KB of shared memory per CTA at most");
   static_assert(kMmaM * Mma::kRegs <= 192, "accumulators must fit the consumer register budget");

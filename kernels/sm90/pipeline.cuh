@@ -36,6 +36,10 @@ struct SharedStorage {
     return reinterpret_cast<ptx::u64*>(base + T::kStagesBytes + T::kEpiBytes) + s;
   }
   __device__ ptx::u64* empty(int s) const { return full(T::kStages) + s; }
+  // One word per consumer: whether its split-K part arrived last (kernels/sm90/split_k.cuh).
+  __device__ ptx::u32* split_flag(int consumer) const {
+    return reinterpret_cast<ptx::u32*>(empty(T::kStages)) + consumer;
+  }
 };
 
 // Thread 0 initialises the barriers; with clusters every CTA's barriers must be live before any
@@ -68,19 +72,19 @@ __device__ inline void release_stage(const SharedStorage<T>& smem, int stage) {
   }
 }
 
-// The producer: one thread streams every (tile, k-block) of this CTA's walk into the ring.
+// The producer: one thread streams every (unit, k-block) of this CTA's walk into the ring.
 template <class T>
 __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b,
-                               const TileScheduler<T::kClusterM, T::kClusterN>& sched, int k_blocks, ptx::u32 rank) {
+                               const TileScheduler<T::kClusterM, T::kClusterN>& sched, ptx::u32 rank) {
   using namespace ptx;
   constexpr u16 kBoth = 0b11;
   tma_prefetch_descriptor(&tmap_a);
   tma_prefetch_descriptor(&tmap_b);
   RingPosition pos;
-  for (int t = sched.first(); t < sched.total(); t += sched.stride()) {
-    int tm, tn;
-    sched.coords(t, rank, tm, tn);
-    for (int kb = 0; kb < k_blocks; ++kb) {
+  auto cursor = sched.start();
+  for (WorkUnit w; sched.next(cursor, rank, w);) {
+    const int tm = w.tile_m, tn = w.tile_n;
+    for (int kb = w.kb_begin; kb < w.kb_begin + w.kb_count; ++kb) {
       const int s = pos.stage;
       mbarrier_wait(smem.empty(s), pos.phase ^ 1);  // a fresh barrier counts as released
       // Full stage bytes land in every CTA: its own half and its partner's half when multicast.

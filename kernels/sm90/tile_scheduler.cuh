@@ -1,30 +1,108 @@
-// Which output tile a CTA works on next. Tiles are grouped into cluster tiles (the CTAs of one
-// cluster take neighbouring tiles, so a multicast operand is shared); persistent clusters walk
-// cluster-tile indices cluster_id, cluster_id + clusters, ...; a non-persistent launch is the
-// same walk with one cluster tile per cluster. Cluster tiles are visited in groups of `group_m`
-// rows so that consecutive clusters share B tiles (and A tiles within a group) in L2.
+// Which work unit a CTA takes next. A unit is a range of K blocks of one output tile: the whole
+// range, one of `splits` equal parts (split-K), or a CTA's share of a tile (stream-K,
+// work_division.cuh). Tiles are grouped into cluster tiles (the CTAs of one cluster take
+// neighbouring tiles, so a multicast operand is shared, and the same K part, so their loads
+// pair up); persistent clusters walk unit indices cluster_id, cluster_id + clusters, ...; a
+// non-persistent launch is the same walk with one unit per cluster. Cluster tiles are visited in
+// groups of `group_m` rows so that consecutive clusters share B tiles (and A tiles within a
+// group) in L2. The parts of one tile are consecutive units, so they run at the same time and
+// the last of them finds the others' partial sums still in L2.
 #pragma once
+#include "sm90/work_division.cuh"
 
 namespace gemmforge::sm90 {
+
+struct WorkUnit {
+  int tile_m, tile_n;      // CTA tile coordinates
+  int kb_begin, kb_count;  // the unit's K blocks (kb_count >= 1)
+  int parts = 1;           // units that share this tile: > 1 means a reduction (split_k.cuh)
+  int slot = 0;            // this unit's place among them: the order partial sums are added in
+  int reduce_tile = 0;     // the tile's index among the tiles that are reduced
+};
 
 template <int kClusterM, int kClusterN>
 struct TileScheduler {
   int tiles_m, tiles_n;  // in cluster tiles
   int group_m;
+  int k_blocks, splits;  // splits <= k_blocks, so no part is empty
+  bool stream_k;         // only without clusters (the host's rule)
+  StreamKPlan sk;
+  int index_units;       // units walked by index: tiles · splits, or the whole-wave tiles of stream-K
 
-  __device__ TileScheduler(int M, int N, int block_m, int block_n, int group)
+  struct Cursor {
+    int u;                     // next unit index
+    long long sk_pos, sk_end;  // this CTA's remaining stream-K iterations
+  };
+
+  __device__ TileScheduler(int M, int N, int block_m, int block_n, int group, int k_blocks_, int splits_, bool stream_k_)
       : tiles_m((M + block_m * kClusterM - 1) / (block_m * kClusterM)),
         tiles_n((N + block_n * kClusterN - 1) / (block_n * kClusterN)),
-        group_m(group < 1 ? 1 : group) {}
+        group_m(group < 1 ? 1 : group),
+        k_blocks(k_blocks_),
+        splits(stream_k_ || splits_ < 1 ? 1 : (splits_ > k_blocks_ ? k_blocks_ : splits_)),
+        stream_k(stream_k_ && kClusterM * kClusterN == 1) {
+    if (stream_k) {
+      sk = StreamKPlan::make((long long)tiles_m * tiles_n, k_blocks, int(gridDim.x));
+      index_units = int(sk.dp_tiles);
+    } else {
+      index_units = tiles_m * tiles_n * splits;
+    }
+  }
 
-  __device__ int total() const { return tiles_m * tiles_n; }
   __device__ static int first() { return blockIdx.x / (kClusterM * kClusterN); }
   __device__ static int stride() { return gridDim.x / (kClusterM * kClusterN); }
+  // Tiles that may be reduced, and the workspace slots each has (split_k.cuh's layout).
+  __device__ int reduce_tiles() const { return stream_k ? int(sk.sk_tiles) : tiles_m * kClusterM * tiles_n * kClusterN; }
+  __device__ int slots_per_tile() const { return stream_k ? sk.max_parts : splits; }
+
+  __device__ Cursor start() const {
+    Cursor c{first(), 0, 0};
+    if (stream_k && int(blockIdx.x) < sk.sk_ctas) {
+      c.sk_pos = sk.begin(blockIdx.x);
+      c.sk_end = sk.begin(blockIdx.x + 1);
+    }
+    return c;
+  }
+  // Whether the walk has another unit after those next() returned so far.
+  __device__ bool more(const Cursor& c) const { return c.u < index_units || c.sk_pos < c.sk_end; }
+
+  // The next unit of this CTA (of rank `rank` in its cluster); false when the walk is over.
+  __device__ bool next(Cursor& c, unsigned rank, WorkUnit& w) const {
+    if (c.u < index_units) {
+      const int t = c.u / splits, split = c.u % splits;
+      tile_of(t, rank, w.tile_m, w.tile_n);
+      w.kb_begin = kb_begin(split);
+      w.kb_count = kb_begin(split + 1) - w.kb_begin;
+      w.parts = splits;
+      w.slot = split;
+      w.reduce_tile = w.tile_m * tiles_n * kClusterN + w.tile_n;
+      c.u += stride();
+      return true;
+    }
+    if (c.sk_pos < c.sk_end) {
+      const long long tile = c.sk_pos / k_blocks;  // among the left-over tiles
+      const long long tile_begin = tile * k_blocks, tile_end = tile_begin + k_blocks;
+      const long long stop = tile_end < c.sk_end ? tile_end : c.sk_end;
+      tile_of(int(sk.dp_tiles + tile), 0, w.tile_m, w.tile_n);
+      w.kb_begin = int(c.sk_pos - tile_begin);
+      w.kb_count = int(stop - c.sk_pos);
+      const int first_cta = sk.cta_of(tile_begin);
+      w.parts = sk.cta_of(tile_end - 1) - first_cta + 1;
+      w.slot = int(blockIdx.x) - first_cta;
+      w.reduce_tile = int(tile);
+      c.sk_pos = stop;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  __device__ int kb_begin(int split) const { return split * k_blocks / splits; }
 
   // The CTA tile of the CTA of rank `rank` in cluster tile t. A CTA of a cluster tile that hangs
   // over the matrix edge still runs (its partner needs its half of the shared operand); TMA reads
   // zeros there and the epilogue writes nothing.
-  __device__ void coords(int t, unsigned rank, int& tile_m, int& tile_n) const {
+  __device__ void tile_of(int t, unsigned rank, int& tile_m, int& tile_n) const {
     const int per_group = group_m * tiles_n;
     const int first_m = (t / per_group) * group_m;
     const int rows = min(tiles_m - first_m, group_m);

@@ -6,6 +6,7 @@
 #include "core/progress.hpp"
 #include "jit/compile_pool.hpp"
 #include "jit/ptxas_info.hpp"
+#include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 
 namespace gemmforge::cli {
@@ -16,11 +17,13 @@ struct KernelsArgs {
   std::string layout = "tn";
   std::string acc = "f32";
   bool compile = false;
+  std::string sm80_arch = "sm_90a";  // what sm80-family configs are compiled for (no GPU to ask)
   std::string out;
 };
 
 int run(const KernelsArgs& a) {
   std::vector<KernelConfig> configs;
+  std::vector<Sm80Config> sm80;
   try {
     std::vector<Layout> layouts;
     if (a.layout == "both") layouts = {Layout::nn, Layout::tn};
@@ -28,13 +31,16 @@ int run(const KernelsArgs& a) {
     std::vector<Accum> accs;
     if (a.acc == "both") accs = {Accum::f32, Accum::f16};
     else accs = {parse_accum(a.acc)};
-    if (a.configs == "all") {
+    if (a.configs == "all" || a.configs == "sm80") {
       for (Accum acc : accs) {
         auto c = read_configs(a.configs, layouts, acc);
         configs.insert(configs.end(), c.begin(), c.end());
+        auto m = read_sm80_configs(a.configs, layouts, acc);
+        sm80.insert(sm80.end(), m.begin(), m.end());
       }
     } else {
       configs = read_configs(a.configs, layouts, accs.front());  // a file names layout and acc per config
+      sm80 = read_sm80_configs(a.configs, layouts, accs.front());
     }
   } catch (const Error& e) {
     throw UsageError(e.what());
@@ -46,12 +52,18 @@ int run(const KernelsArgs& a) {
                 << " accumulator registers/thread\n";
       report.push_back(c.to_json());
     }
-    std::cout << configs.size() << " valid configurations\n";
+    for (const auto& c : sm80) {
+      std::cout << c.name() << "  smem " << c.shared_bytes() << " B, " << c.threads() << " threads, about "
+                << c.register_estimate() << " registers/thread\n";
+      report.push_back(c.to_json());
+    }
+    std::cout << configs.size() + sm80.size() << " valid configurations\n";
   } else {
     jit::KernelCache cache;
     jit::CompilePool pool(0, &cache);
     std::vector<jit::CompileRequest> reqs;
     for (const auto& c : configs) reqs.push_back(compile_request(c));
+    for (const auto& c : sm80) reqs.push_back(compile_request(c, a.sm80_arch));
     Progress progress("compile", reqs.size());
     const auto results = pool.compile_all(reqs, [&](size_t done, size_t, size_t, const jit::CompileResult&) {
       progress.update(done, "");
@@ -67,9 +79,12 @@ int run(const KernelsArgs& a) {
       max_regs = std::max(max_regs, r.registers);
       const bool wgmma_serialized = r.ok && jit::parse_ptxas_info(r.log).wgmma_serialized;
       serialized += wgmma_serialized;
-      if (!r.ok) std::cout << "FAILED " << configs[i].name() << "\n" << r.log.substr(0, 2000) << "\n";
-      auto j = configs[i].to_json();
-      j["name"] = configs[i].name();
+      const bool is_sm80 = i >= configs.size();  // requests are the Hopper configs, then the sm80 ones
+      const std::string name = is_sm80 ? sm80[i - configs.size()].name() : configs[i].name();
+      if (!r.ok) std::cout << "FAILED " << name << "\n" << r.log.substr(0, 2000) << "\n";
+      auto j = is_sm80 ? sm80[i - configs.size()].to_json() : configs[i].to_json();
+      j["name"] = name;
+      if (is_sm80) j["arch"] = a.sm80_arch;
       j["ok"] = r.ok;
       j["registers"] = r.registers;
       j["spill_bytes"] = r.spill_bytes;
@@ -79,10 +94,10 @@ int run(const KernelsArgs& a) {
       report.push_back(j);
     }
     progress.finish("");
-    std::cout << ok << " of " << configs.size() << " configurations compiled (" << spills
+    std::cout << ok << " of " << reqs.size() << " configurations compiled (" << spills
               << " with spills, " << serialized << " with serialized wgmma), max registers " << max_regs << ", " << seconds << " s of compile time on "
               << pool.threads() << " threads; cache " << cache.dir().string() << "\n";
-    if (ok != configs.size()) return kExitFailedVerdicts;
+    if (ok != reqs.size()) return kExitFailedVerdicts;
   }
   if (!a.out.empty()) write_file_atomically(a.out, report.dump(1) + "\n");
   return kExitOk;
@@ -97,11 +112,16 @@ void add_kernels(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  gemmforge kernels --acc both                      list the valid Hopper configurations\n"
       "  gemmforge kernels --compile --acc both --out k.json   compile them all through NVRTC (cached)\n"
+      "  gemmforge kernels --configs sm80 --layout both --compile --sm80-arch sm_80   the mma.sync family, for A100\n"
       "The cubin cache is $GEMMFORGE_CACHE_DIR, else ~/.cache/gemmforge/kernels.");
-  cmd->add_option("--configs", args->configs, "all, or a JSON file with an array of configs")->capture_default_str();
+  cmd->add_option("--configs", args->configs,
+                  "all (the Hopper space), sm80 (the mma.sync family's), or a JSON file with an array of configs")
+      ->capture_default_str();
   cmd->add_option("--layout", args->layout, "nn, tn or both")->capture_default_str();
   cmd->add_option("--acc", args->acc, "f32, f16 or both")->capture_default_str();
   cmd->add_flag("--compile", args->compile, "compile every configuration for sm_90a and report failures");
+  cmd->add_option("--sm80-arch", args->sm80_arch, "architecture the sm80-family configs compile for (sm_90a, sm_80, ...)")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "write the list (with compile results) as JSON");
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

@@ -17,5 +17,7 @@ void add_report(CLI::App&, int& exit_code);
 void add_env(CLI::App&, int& exit_code);
 void add_kernels(CLI::App&, int& exit_code);
 void add_strategies(CLI::App&, int& exit_code);
+void add_tune(CLI::App&, int& exit_code, int argc, char** argv);
+void add_worker(CLI::App&, int& exit_code);  // hidden: the tuner's worker process
 
 }  // namespace gemmforge::cli

@@ -36,15 +36,25 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
   app.add_option("--layout", o.layout, "nn (B is KxN), tn (B is NxK, x·Wᵀ) or both")->capture_default_str();
   app.add_option("--acc", o.acc, "accumulator: f32 or f16 (enforced by the correctness gate)")->capture_default_str();
   app.add_option("--impl", o.impls,
-                 "comma list of cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge")
+                 "comma list of cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge (a sweep of "
+                 "kernel configs), gemmforge-lib (the runtime library with the table in $GEMMFORGE_TABLE)")
       ->capture_default_str();
   app.add_option("--configs", o.configs,
-                 "with --impl gemmforge: 'all' kernel configurations, or a JSON file of them; each shape keeps "
-                 "the fastest that passes the gate")
+                 "with --impl gemmforge: 'all' Hopper kernel configurations, 'sm80' the mma.sync family's, or a "
+                 "JSON file of them (the families may be mixed); each shape keeps the fastest that passes the gate")
       ->capture_default_str();
   app.add_option("--group-m", o.group_m,
                  "with --impl gemmforge: raster group sizes (tile rows) to sweep each config with, comma list; "
                  "'auto' sizes a wave of CTAs to a square of C")
+      ->capture_default_str();
+  app.add_option("--splits", o.splits,
+                 "with --impl gemmforge: split-K part counts to sweep each config with, comma list; 'auto' splits "
+                 "K only when the output tiles do not fill the GPU; 'sk' is stream-K for the last partial wave "
+                 "(both deterministic: partial sums are added in a fixed order)")
+      ->capture_default_str();
+  app.add_option("--pdl", o.pdl,
+                 "with --impl gemmforge: programmatic dependent launch (a call's set-up overlaps the end of "
+                 "the kernel before it in the stream): off, on or both")
       ->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the gate's random inputs and of the round order")->capture_default_str();
 }
@@ -64,17 +74,50 @@ std::vector<int> parse_group_m(const std::string& text) {
   return groups;
 }
 
+std::vector<int> parse_splits(const std::string& text) {
+  std::vector<int> out;
+  for (const auto& g : split_list(text)) {
+    if (g == "auto" || g == "sk") {
+      out.push_back(g == "auto" ? kAutoSplits : kStreamK);
+      continue;
+    }
+    const auto v = parse_integer(g);
+    if (!v || *v < 1 || *v > kMaxSplits)
+      throw Error("--splits takes 'auto', 'sk' (stream-K) or integers 1.." + std::to_string(kMaxSplits) + ", not '" + g + "'");
+    out.push_back(int(*v));
+  }
+  if (out.empty()) throw Error("--splits names no split count");
+  return out;
+}
+
+std::vector<bool> parse_pdl(const std::string& text) {
+  if (text == "off") return {false};
+  if (text == "on") return {true};
+  if (text == "both") return {false, true};
+  throw Error("--pdl takes off, on or both, not '" + text + "'");
+}
+
 nlohmann::json prepare_gemmforge(const ProblemOptions& p, BenchOptions& o, DeviceContext& ctx) {
   if (std::find(o.impls.begin(), o.impls.end(), "gemmforge") == o.impls.end()) return nullptr;
   std::vector<KernelConfig> configs;
-  std::vector<int> groups;
+  std::vector<Sm80Config> sm80;
+  std::vector<int> groups, splits;
+  std::vector<bool> pdl;
   try {
     configs = read_configs(p.configs, o.layouts, o.acc);
+    sm80 = read_sm80_configs(p.configs, o.layouts, o.acc);
+    if (configs.empty() && sm80.empty()) throw Error("--configs " + p.configs + " names no configuration");
     groups = parse_group_m(p.group_m);
+    splits = parse_splits(p.splits);
+    pdl = parse_pdl(p.pdl);
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
-  return setup_gemmforge_sweep(o, ctx, configs, groups);
+  // A file may hold sm80 configs only: then there is no Hopper sweep to set up.
+  nlohmann::json summary =
+      configs.empty() ? nlohmann::json::object() : setup_gemmforge_sweep(o, ctx, configs, groups, splits, pdl);
+  if (!sm80.empty()) summary["sm80"] = add_sm80_sweep(o, ctx, sm80);
+  return summary;
 }
 
 BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch) {
@@ -85,11 +128,13 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
   else b.layouts = {parse_layout(o.layout)};
   b.acc = parse_accum(o.acc);
   parse_group_m(o.group_m);  // checked here, before any GPU work; used by prepare_gemmforge
+  parse_splits(o.splits);
+  parse_pdl(o.pdl);
   wants_torch = false;
   for (const auto& name : split_list(o.impls)) {
     if (!is_known_impl(name))
       throw Error("unknown implementation '" + name +
-                  "': choose from cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge");
+                  "': choose from cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge, gemmforge-lib");
     if (name == "torch") wants_torch = true;
     else b.impls.push_back(name);
   }

@@ -18,6 +18,8 @@ struct ProblemOptions {
   std::string impls;
   std::string configs = "all";         // kernel configurations for --impl gemmforge
   std::string group_m = "auto";        // raster groups each config is swept with
+  std::string splits = "1";            // split-K part counts each config is swept with
+  std::string pdl = "off";             // programmatic dependent launch: off, on or both
   uint64_t seed = 1;
 };
 
@@ -31,6 +33,12 @@ BenchOptions resolve_problem_options(const ProblemOptions&, bool& wants_torch);
 // returns what goes into the run's settings, or null.
 // --group-m: 'auto' is 0; throws Error on anything but 'auto' and positive integers.
 std::vector<int> parse_group_m(const std::string&);
+// --splits: 'auto' is kAutoSplits (auto_splits per shape), 'sk' kStreamK; throws Error on anything
+// else but 1..kMaxSplits.
+inline constexpr int kAutoSplits = 0, kStreamK = -1;
+std::vector<int> parse_splits(const std::string&);
+// --pdl: off, on or both; the values each config is swept with.
+std::vector<bool> parse_pdl(const std::string&);
 nlohmann::json prepare_gemmforge(const ProblemOptions&, BenchOptions&, DeviceContext&);
 
 std::vector<std::string> split_list(const std::string& comma_separated);

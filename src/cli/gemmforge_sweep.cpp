@@ -4,15 +4,19 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 
+#include "cli/common_options.hpp"
 #include "core/progress.hpp"
 #include "jit/compile_pool.hpp"
+#include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 
 namespace gemmforge::cli {
 
 std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector<Layout>& layouts, Accum acc) {
   std::vector<KernelConfig> out;
+  if (arg == "sm80") return out;  // the sm80 family's space alone (read_sm80_configs)
   if (arg == "all") {
     for (Layout l : layouts) {
       auto s = config_space(l, acc);
@@ -33,33 +37,42 @@ std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector
   }
   if (!j.is_array()) throw Error("'" + arg + "' must hold a JSON array of kernel configs");
   for (size_t i = 0; i < j.size(); ++i) {
+    if (is_sm80_config_json(j[i])) continue;  // read_sm80_configs takes these
     KernelConfig c = KernelConfig::from_json(j[i]);
     if (auto p = validity_problems(c); !p.empty())
       throw Error(arg + ": config " + std::to_string(i) + " (" + c.name() + ") is not valid: " + p.front());
     out.push_back(c);
   }
-  if (out.empty()) throw Error("'" + arg + "' holds no configs");
+  if (j.empty()) throw Error("'" + arg + "' holds no configs");
   return out;
 }
 
-nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<KernelConfig>& configs,
-                                     const std::vector<int>& group_m) {
-  struct Compiled {
-    KernelConfig config;
-    std::vector<char> cubin;
-    std::shared_ptr<jit::LoadedKernel> loaded;  // loaded on first use, shared by every shape
-  };
-  auto compiled = std::make_shared<std::vector<Compiled>>();
+namespace {
+
+// One family's configs compiled up front in a pool (progress line on stderr); the ones that fail
+// or spill are reported and left out. Returns the compiled ones with their cubins, and fills
+// `failures` with why the others were left out.
+template <class Config>
+struct Compiled {
+  Config config;
+  std::vector<char> cubin;
+  std::shared_ptr<jit::LoadedKernel> loaded;  // loaded on first use, shared by every shape
+};
+
+template <class Config, class RequestOf>
+std::shared_ptr<std::vector<Compiled<Config>>> compile_configs(const std::vector<Config>& configs, RequestOf request_of,
+                                                               const std::string& label, nlohmann::json& failures) {
+  auto compiled = std::make_shared<std::vector<Compiled<Config>>>();
   jit::KernelCache cache;
   jit::CompilePool pool(0, &cache);
   std::vector<jit::CompileRequest> reqs;
-  for (const auto& c : configs) reqs.push_back(compile_request(c));
-  Progress progress("compile", reqs.size());
+  for (const auto& c : configs) reqs.push_back(request_of(c));
+  Progress progress(label, reqs.size());
   size_t failed = 0;
   const auto results = pool.compile_all(reqs, [&](size_t done, size_t, size_t, const jit::CompileResult& r) {
     progress.update(done, std::string(r.from_cache ? "cached" : "compiled") + ", failures so far " + std::to_string(failed));
   });
-  nlohmann::json failures = nlohmann::json::array();
+  failures = nlohmann::json::array();
   for (size_t i = 0; i < results.size(); ++i) {
     if (results[i].ok && results[i].spill_bytes <= 0) {
       compiled->push_back({configs[i], results[i].cubin, nullptr});
@@ -73,26 +86,111 @@ nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const 
   }
   progress.finish(std::to_string(compiled->size()) + " compiled, " + std::to_string(failed) + " left out; cache " +
                   cache.dir().string());
+  return compiled;
+}
+
+}  // namespace
+
+nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<KernelConfig>& configs,
+                                     const std::vector<int>& group_m, const std::vector<int>& splits,
+                                     const std::vector<bool>& pdl) {
+  nlohmann::json failures;
+  const auto compiled = compile_configs(configs, [](const KernelConfig& c) { return compile_request(c); }, "compile", failures);
   if (compiled->empty()) throw Error("no gemmforge kernel configuration compiled");
 
   DeviceContext* device = &ctx;
-  o.gemmforge_candidates = [compiled, device, group_m](const Problem& p, const std::vector<Operands>& sets) {
+  o.gemmforge_candidates = [compiled, device, group_m, splits, pdl](const Problem& p, const std::vector<Operands>& sets) {
     std::vector<std::unique_ptr<GemmImpl>> out;
+    const auto& s = p.shape;
     for (auto& c : *compiled) {
       if (!why_not_supported(c.config, p).empty()) continue;
       if (!c.loaded) c.loaded = Sm90Kernel::load(c.config, c.cubin);
-      for (int g : group_m) {
-        LaunchKnobs knobs;
-        knobs.group_m = g;
-        auto k = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
-        k->prepare(p, sets);
-        out.push_back(std::move(k));
+      // Effective split counts, so that 'auto' and an equal number run once; stream-K as -1.
+      std::set<int> parts;
+      for (int k : splits) {
+        if (k == kStreamK) {
+          if (launch_problem(c.config, LaunchKnobs{.stream_k = true}).empty()) parts.insert(kStreamK);
+          continue;
+        }
+        parts.insert(effective_splits(c.config, s.K, k > 0 ? k : auto_splits(c.config, s.M, s.N, s.K, device->info().sm_count)));
       }
+      for (int g : group_m)
+        for (int k : parts)
+          for (bool programmatic : pdl) {
+            LaunchKnobs knobs;
+            knobs.group_m = g;
+            knobs.splits = k == kStreamK ? 1 : k;
+            knobs.stream_k = k == kStreamK;
+            knobs.pdl = programmatic;
+            auto impl = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
+            impl->prepare(p, sets);
+            out.push_back(std::move(impl));
+          }
     }
     return out;
   };
   return {{"configs_requested", configs.size()}, {"configs_compiled", compiled->size()}, {"left_out", failures},
-          {"group_m", group_m}};
+          {"group_m", group_m}, {"splits", splits}, {"pdl", pdl}};
+}
+
+std::vector<Sm80Config> read_sm80_configs(const std::string& arg, const std::vector<Layout>& layouts, Accum acc) {
+  std::vector<Sm80Config> out;
+  if (arg == "sm80") {
+    for (Layout l : layouts) {
+      auto s = sm80_config_space(l, acc);
+      out.insert(out.end(), s.begin(), s.end());
+    }
+    return out;
+  }
+  if (arg == "all") return out;  // "all" is the Hopper space; "sm80" names this one
+  std::ifstream f(arg);
+  if (!f) throw Error("cannot read config file '" + arg + "'");
+  nlohmann::json j;
+  try {
+    f >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("'" + arg + "' is not valid JSON: " + e.what());
+  }
+  if (!j.is_array()) throw Error("'" + arg + "' must hold a JSON array of kernel configs");
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!is_sm80_config_json(j[i])) continue;
+    Sm80Config c;
+    try {
+      c = Sm80Config::from_json(j[i]);
+    } catch (const Error& e) {
+      throw Error(arg + ": config " + std::to_string(i) + ": " + e.what());
+    }
+    if (auto p = c.validity_problems(); !p.empty())
+      throw Error(arg + ": config " + std::to_string(i) + " (" + c.name() + ") is not valid: " + p.front());
+    out.push_back(c);
+  }
+  return out;
+}
+
+nlohmann::json add_sm80_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<Sm80Config>& configs) {
+  const std::string arch = sm80_family_arch(ctx.info().cc_major, ctx.info().cc_minor);
+  nlohmann::json failures;
+  const auto compiled =
+      compile_configs(configs, [&](const Sm80Config& c) { return compile_request(c, arch); }, "compile sm80 (" + arch + ")", failures);
+  if (compiled->empty()) throw Error("no sm80 kernel configuration compiled");
+
+  // Appended to whatever candidates are already installed (the Hopper configs of the same file).
+  DeviceContext* device = &ctx;
+  auto previous = o.gemmforge_candidates;
+  o.gemmforge_candidates = [previous, compiled, device](const Problem& p, const std::vector<Operands>& sets) {
+    std::vector<std::unique_ptr<GemmImpl>> out;
+    if (previous) out = previous(p, sets);
+    for (auto& c : *compiled) {
+      if (!why_not_supported(c.config, p).empty()) continue;
+      if (!c.loaded) c.loaded = Sm80Kernel::load(c.config, c.cubin);
+      auto impl = std::make_unique<Sm80Kernel>(*device, c.config, c.loaded);
+      impl->prepare(p, sets);
+      out.push_back(std::move(impl));
+    }
+    return out;
+  };
+  return {{"arch", arch}, {"configs_requested", configs.size()}, {"configs_compiled", compiled->size()},
+          {"left_out", failures}};
 }
 
 }  // namespace gemmforge::cli

@@ -5,18 +5,33 @@
 #include <vector>
 
 #include "core/kernel_config.hpp"
+#include "core/sm80_config.hpp"
 #include "eval/bench.hpp"
 
 namespace gemmforge::cli {
 
 // "all": the valid space for each layout and accumulator asked for; otherwise a JSON file with
-// an array of configs (KernelConfig::to_json). Invalid configs in a file are an error.
+// an array of configs (KernelConfig::to_json). Invalid configs in a file are an error; sm80-family
+// entries are skipped (read_sm80_configs reads them).
 std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector<Layout>&, Accum);
 
 // Compiles every config (progress line on stderr), reports the ones that fail, and installs
 // o.gemmforge_candidates. Returns a JSON summary for the run's settings.
-// group_m: the raster groups each config is swept with (0 = auto_group_m).
+// group_m: the raster groups each config is swept with (0 = auto_group_m); splits: the split-K
+// part counts (0 = auto_splits, -1 = stream-K); counts that come to the same parts for a shape are
+// timed once; pdl: with and/or without programmatic dependent launch.
 nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext&, const std::vector<KernelConfig>&,
-                                     const std::vector<int>& group_m = {0});
+                                     const std::vector<int>& group_m = {0}, const std::vector<int>& splits = {1},
+                                     const std::vector<bool>& pdl = {false});
+
+// The sm80 family (mma.sync + cp.async). A config file may mix families: entries with
+// "family": "sm80" or a name starting "sm80_" (an object's "name" or a bare string) are
+// Sm80Configs, which read_configs skips and this reads (invalid ones are an error). "sm80"
+// names the family's whole space for each layout asked for; "all" (the Hopper space) none of it.
+std::vector<Sm80Config> read_sm80_configs(const std::string& arg, const std::vector<Layout>&, Accum);
+
+// Compiles the sm80 configs for this GPU's architecture (cached) and appends their kernels to
+// o.gemmforge_candidates, after any already installed. Returns a JSON summary.
+nlohmann::json add_sm80_sweep(BenchOptions& o, DeviceContext&, const std::vector<Sm80Config>&);
 
 }  // namespace gemmforge::cli

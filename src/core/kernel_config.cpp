@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "core/covering_sample.hpp"
+#include "sm90/work_division.cuh"  // stream-K arithmetic, shared with the kernel
+
 namespace gemmforge {
 
 namespace {
@@ -25,7 +28,7 @@ std::string KernelConfig::name() const {
   std::ostringstream o;
   o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
     << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
-    << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "");
+    << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "");
   return o.str();
 }
 
@@ -34,7 +37,7 @@ nlohmann::json KernelConfig::to_json() const {
           {"block_m", block_m},       {"block_n", block_n},          {"block_k", block_k},
           {"stages", stages},         {"consumers", consumers},      {"mode", mode_name(mode)},
           {"cluster_m", cluster_m},   {"cluster_n", cluster_n},      {"multicast", multicast},
-          {"tma_store", tma_store}};
+          {"tma_store", tma_store},   {"swap_ab", swap_ab}};
 }
 
 KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
@@ -52,6 +55,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
     c.cluster_n = j.value("cluster_n", 1);
     c.multicast = j.value("multicast", false);
     c.tma_store = j.value("tma_store", false);
+    c.swap_ab = j.value("swap_ab", false);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("kernel config: ") + e.what());
@@ -91,6 +95,7 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
   for (size_t i = 8; i < part.size(); ++i) {
     if (part[i] == "mc") c.multicast = true;
     else if (part[i] == "tmastore") c.tma_store = true;
+    else if (part[i] == "swap") c.swap_ab = true;
     else throw bad("unknown suffix '" + part[i] + "'");
   }
   if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
@@ -105,7 +110,7 @@ int KernelConfig::epilogue_block_cols() const { return block_n % 64 == 0 ? 64 : 
 
 int KernelConfig::shared_bytes() const {
   const int stage = (block_m + block_n) * block_k * 2;
-  const int barriers = 2 * stages * 8;
+  const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
   // Two staging buffers of one column block per consumer (kernels/sm90/epilogue.cuh).
   const int epilogue = tma_store ? consumers * 2 * wg_rows() * epilogue_block_cols() * 2 : 0;
   return 1024 /* 1024-byte alignment of the swizzled tiles */ + stages * stage + barriers + epilogue;
@@ -113,6 +118,89 @@ int KernelConfig::shared_bytes() const {
 
 int KernelConfig::accumulator_registers() const {
   return wg_rows() / 64 * block_n / (acc == Accum::f32 ? 2 : 4);
+}
+
+std::string LaunchKnobs::suffix() const {
+  std::string s;
+  if (group_m > 0) s += "_g" + std::to_string(group_m);
+  if (splits > 1) s += "_k" + std::to_string(splits);
+  if (stream_k) s += "_sk";
+  if (!persistent) s += "_np";
+  if (pdl) s += "_pdl";
+  if (!sliced_reduction && (splits > 1 || stream_k)) s += "_lastsum";
+  return s;
+}
+
+nlohmann::json LaunchKnobs::to_json() const {
+  return {{"persistent", persistent}, {"group_m", group_m}, {"splits", splits}, {"stream_k", stream_k}, {"pdl", pdl},
+          {"sliced_reduction", sliced_reduction}};
+}
+
+LaunchKnobs LaunchKnobs::from_json(const nlohmann::json& j) {
+  try {
+    LaunchKnobs k;
+    k.persistent = j.value("persistent", true);
+    k.group_m = j.value("group_m", 0);
+    k.splits = j.value("splits", 1);
+    k.stream_k = j.value("stream_k", false);
+    k.pdl = j.value("pdl", false);
+    k.sliced_reduction = j.value("sliced_reduction", true);
+    if (k.stream_k && (k.splits > 1 || !k.persistent))
+      throw Error("launch knobs: stream_k excludes splits > 1 and needs a persistent grid");
+    if (k.group_m < 0) throw Error("launch knobs: group_m must be >= 0 (0 = automatic)");
+    if (k.splits < 1 || k.splits > kMaxSplits) throw Error("launch knobs: splits must be 1.." + std::to_string(kMaxSplits));
+    return k;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("launch knobs: ") + e.what());
+  }
+}
+
+int effective_splits(const KernelConfig& c, int64_t K, int splits) {
+  const int64_t k_blocks = (K + c.block_k - 1) / c.block_k;
+  return int(std::max<int64_t>(1, std::min<int64_t>(splits, k_blocks)));
+}
+
+size_t splitk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int splits) {
+  const int s = effective_splits(c, K, splits);
+  if (s <= 1) return 0;
+  if (c.swap_ab) std::swap(M, N);  // the kernel's rows are C's columns
+  // Same extents as the kernel: CTA tiles padded to whole cluster tiles, one part per consumer
+  // warpgroup when they split a tile's rows, kSlotPairs 8-byte pairs per part and split.
+  const int64_t tiles_m = (M + int64_t(c.block_m) * c.cluster_m - 1) / (int64_t(c.block_m) * c.cluster_m) * c.cluster_m;
+  const int64_t tiles_n = (N + int64_t(c.block_n) * c.cluster_n - 1) / (int64_t(c.block_n) * c.cluster_n) * c.cluster_n;
+  const int64_t parts = tiles_m * tiles_n * (c.mode == ConsumerMode::pingpong ? 1 : c.consumers);
+  const int64_t counter_words = (2 * parts + 63) / 64 * 64;  // arrivals and departures
+  const int64_t slot_bytes = int64_t(c.accumulator_registers()) * 128 * 4;
+  return size_t(counter_words * 4 + parts * s * slot_bytes);
+}
+
+size_t streamk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int ctas) {
+  if (c.swap_ab) std::swap(M, N);
+  const int64_t tiles = ((M + c.block_m - 1) / c.block_m) * ((N + c.block_n - 1) / c.block_n);
+  const int k_blocks = int((K + c.block_k - 1) / c.block_k);
+  const auto plan = sm90::StreamKPlan::make(tiles, k_blocks, ctas);  // the kernel's own arithmetic
+  if (plan.sk_tiles == 0 || plan.max_parts <= 1) return 0;
+  const int64_t parts = plan.sk_tiles * (c.mode == ConsumerMode::pingpong ? 1 : c.consumers);
+  const int64_t counter_words = (2 * parts + 63) / 64 * 64;  // arrivals and departures
+  const int64_t slot_bytes = int64_t(c.accumulator_registers()) * 128 * 4;
+  return size_t(counter_words * 4 + parts * plan.max_parts * slot_bytes);
+}
+
+std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
+  if (k.splits < 1 || k.splits > kMaxSplits) return "splits must be 1.." + std::to_string(kMaxSplits);
+  if (k.stream_k && k.splits > 1) return "stream-K and split-K exclude each other";
+  if (k.stream_k && !k.persistent) return "stream-K deals iterations to a persistent grid";
+  if (k.stream_k && c.cluster_m * c.cluster_n > 1) return "stream-K shares tiles between CTAs, not between clusters";
+  return {};
+}
+
+int auto_splits(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int resident_ctas) {
+  if (c.swap_ab) std::swap(M, N);
+  const int64_t tiles = ((M + c.block_m - 1) / c.block_m) * ((N + c.block_n - 1) / c.block_n);
+  if (tiles >= resident_ctas) return 1;
+  const int64_t k_blocks = (K + c.block_k - 1) / c.block_k;
+  const int64_t fill = (resident_ctas + tiles - 1) / tiles;
+  return int(std::max<int64_t>(1, std::min<int64_t>({fill, k_blocks / kMinSplitKBlocks, kMaxSplits})));
 }
 
 int auto_group_m(const KernelConfig& c, int resident_clusters, int64_t M) {
@@ -155,6 +243,11 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
        "the TMA-store epilogue writes column blocks of 16, 32 or 64: block_n must be a multiple of 16");
   need(c.layout == Layout::tn || c.block_n % 64 == 0,
        "layout nn loads B in 64-column blocks (N-major, 128-byte swizzle): block_n must be a multiple of 64");
+  need(!c.swap_ab || c.layout == Layout::tn,
+       "swap-AB needs both operands K-major (layout tn): in nn, B would be an N-major A operand");
+  need(!c.swap_ab || !c.tma_store, "swap-AB stores C transposed, which a TMA store of the tile cannot do");
+  need(!c.swap_ab || c.block_n <= kMaxSwapBlockN,
+       "swap-AB is for a small M on the tile's block_n (at most " + std::to_string(kMaxSwapBlockN) + ")");
   return p;
 }
 
@@ -167,7 +260,8 @@ std::vector<KernelConfig> config_space(Layout layout, Accum acc, const ConfigSpa
           for (ConsumerMode m : ax.modes)
             for (auto [cm, cn] : ax.clusters)
               for (bool mc : ax.multicast)
-                for (bool ts : ax.tma_store) {
+                for (bool ts : ax.tma_store)
+                  for (bool swap : ax.swap_ab) {
                   KernelConfig k;
                   k.layout = layout;
                   k.acc = acc;
@@ -180,42 +274,22 @@ std::vector<KernelConfig> config_space(Layout layout, Accum acc, const ConfigSpa
                   k.cluster_n = cn;
                   k.multicast = mc;
                   k.tma_store = ts;
+                  k.swap_ab = swap;
                   if (is_valid(k)) out.push_back(k);
                 }
   return out;
 }
 
 std::vector<KernelConfig> covering_sample(const std::vector<KernelConfig>& space, size_t count, uint64_t seed) {
-  if (count >= space.size()) return space;
-  std::vector<size_t> order(space.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::mt19937_64 rng(seed);
-  std::shuffle(order.begin(), order.end(), rng);
-  // First, for every (knob, value) not yet covered, take the first shuffled config that has it;
-  // then fill up with the rest of the shuffled order.
   auto knobs = [](const KernelConfig& c) {
     return std::vector<std::string>{
         "layout=" + to_string(c.layout), "acc=" + to_string(c.acc),       "bm=" + std::to_string(c.block_m), "bn=" + std::to_string(c.block_n),
         "s=" + std::to_string(c.stages), "c=" + std::to_string(c.consumers), std::string("mode=") + mode_name(c.mode),
         "cl=" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n),
-        std::string("mc=") + (c.multicast ? "1" : "0"), std::string("ts=") + (c.tma_store ? "1" : "0")};
+        std::string("mc=") + (c.multicast ? "1" : "0"), std::string("ts=") + (c.tma_store ? "1" : "0"),
+        std::string("swap=") + (c.swap_ab ? "1" : "0")};
   };
-  std::set<std::string> covered;
-  std::vector<bool> taken(space.size(), false);
-  std::vector<KernelConfig> out;
-  for (size_t i : order) {
-    bool adds = false;
-    for (const auto& k : knobs(space[i])) adds |= !covered.count(k);
-    if (!adds) continue;
-    for (const auto& k : knobs(space[i])) covered.insert(k);
-    taken[i] = true;
-    out.push_back(space[i]);
-  }
-  for (size_t i : order) {
-    if (out.size() >= count) break;
-    if (!taken[i]) out.push_back(space[i]);
-  }
-  return out;
+  return covering_sample_of(space, count, seed, knobs);
 }
 
 std::string jit_source(const KernelConfig& c) {
@@ -231,7 +305,8 @@ std::string jit_source(const KernelConfig& c) {
     << "  static constexpr bool kPingPong = " << b(c.mode == ConsumerMode::pingpong) << ";\n"
     << "  static constexpr int kClusterM = " << c.cluster_m << ", kClusterN = " << c.cluster_n << ";\n"
     << "  static constexpr bool kMulticast = " << b(c.multicast) << ", kTmaStore = " << b(c.tma_store)
-    << ", kF32Acc = " << b(c.acc == Accum::f32) << ", kBNMajor = " << b(c.layout == Layout::nn) << ";\n"
+    << ", kF32Acc = " << b(c.acc == Accum::f32) << ", kBNMajor = " << b(c.layout == Layout::nn)
+    << ", kSwapAB = " << b(c.swap_ab) << ";\n"
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
     << "static_assert(Traits::kSmemBytes == " << c.shared_bytes() << ", \"host and kernel disagree on shared memory\");\n"
@@ -239,8 +314,8 @@ std::string jit_source(const KernelConfig& c) {
     << kJitKernelName
     << "(const __grid_constant__ gemmforge::ptx::TensorMap a, const __grid_constant__ gemmforge::ptx::TensorMap b,\n"
     << "    const __grid_constant__ gemmforge::ptx::TensorMap c, gemmforge::ptx::u16* C, int M, int N, int K,\n"
-    << "    int group_m) {\n"
-    << "  gemmforge::sm90::hgemm_body<Traits>(a, b, c, C, M, N, K, group_m);\n"
+    << "    int group_m, int splits, int flags, unsigned* workspace) {\n"
+    << "  gemmforge::sm90::hgemm_body<Traits>(a, b, c, C, M, N, K, group_m, splits, flags, workspace);\n"
     << "}\n";
   return o.str();
 }

@@ -26,9 +26,12 @@ struct KernelConfig {
   int cluster_m = 1, cluster_n = 1;  // CTAs per cluster along M and N
   bool multicast = false;      // TMA multicast of the shared operand inside the cluster
   bool tma_store = false;      // epilogue through shared memory and a TMA store
+  // Swap-AB: compute Cᵀ = B·Aᵀ (layout tn: both operands K-major), so C's N runs along the tile's
+  // rows and a small M along wgmma's N, stored to C transposed. The kernel's M and N are N and M.
+  bool swap_ab = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1"
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap]"
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.
@@ -42,12 +45,62 @@ struct KernelConfig {
   int accumulator_registers() const;  // per consumer thread
 };
 
+inline constexpr int kMaxSplits = 32;
+
 // Run-time knobs: the same cubin serves every value.
 struct LaunchKnobs {
   bool persistent = true;  // grid = min(tiles, SMs) CTAs walking tiles; else one CTA per tile
   // Tile-rows per raster group. 0 = auto: the rows that make one wave of resident CTAs cover a
   // square of C, so each wave reads the least of A and B from DRAM (auto_group_m).
   int group_m = 0;
+  // Split-K: each output tile's K range is cut into `splits` parts computed by different CTAs;
+  // the last part to finish adds the others' partial sums (from a workspace, in split order, so
+  // the result is deterministic) and writes C. 1 = no split. Needs a workspace (splitk_workspace_bytes).
+  int splits = 1;
+  // Stream-K (kernels/sm90/work_division.cuh): the tiles of whole waves go one per CTA; the K
+  // iterations of the tiles left over are dealt evenly to every CTA, and shared tiles are reduced
+  // like split-K (deterministically). Excludes splits > 1; needs 1x1 clusters and a persistent grid.
+  bool stream_k = false;
+  // Programmatic dependent launch: the kernel may start while the previous kernel of the stream
+  // finishes (its set-up overlaps that kernel's tail); it waits for it before touching memory.
+  bool pdl = false;
+  // How a tile shared by several CTAs (split-K, stream-K) is summed: sliced (each CTA sums and
+  // stores a slice of it, waiting for the others: persistent grids only) or by the CTA that
+  // finishes last (no waiting; one SM reads every partial tile). Both add in a fixed order.
+  bool sliced_reduction = true;
+
+  bool operator==(const LaunchKnobs&) const = default;
+  // "" for the defaults, else e.g. "_g8_k4" or "_sk": appended to a config name to name a candidate.
+  std::string suffix() const;
+  nlohmann::json to_json() const;
+  static LaunchKnobs from_json(const nlohmann::json&);  // missing fields keep their defaults
+};
+
+// Split-K as the kernel runs it: `splits` clamped to the K blocks, so no part is empty.
+int effective_splits(const KernelConfig&, int64_t K, int splits);
+// Device workspace a split-K launch needs (kernels/sm90/split_k.cuh: counters, then a slot of
+// partial sums per CTA tile, consumer part and split); 0 when it does not split. It must be zeroed
+// once before its first use; each launch leaves it zeroed again.
+size_t splitk_workspace_bytes(const KernelConfig&, int64_t M, int64_t N, int64_t K, int splits);
+// The same for stream-K on a grid of `ctas` CTAs; 0 when the tiles come in whole waves.
+size_t streamk_workspace_bytes(const KernelConfig&, int64_t M, int64_t N, int64_t K, int ctas);
+// Why these launch knobs cannot run this config; empty when they can.
+std::string launch_problem(const KernelConfig&, const LaunchKnobs&);
+
+// The split-K parts that fill the GPU when the output tiles alone do not: enough units for the
+// resident CTAs (at most kMaxSplits), each part at least kMinSplitKBlocks of K so its prologue
+// and epilogue stay a small share; 1 when the tiles already fill the GPU.
+inline constexpr int kMinSplitKBlocks = 4;
+// Swap-AB serves a small M (it lands on the tile's block_n): wider tiles are the unswapped kernel.
+inline constexpr int kMaxSwapBlockN = 128;
+int auto_splits(const KernelConfig&, int64_t M, int64_t N, int64_t K, int resident_ctas);
+
+// A tuner candidate and a table entry's kernel: a compiled config and how it is launched.
+struct KernelCandidate {
+  KernelConfig config;
+  LaunchKnobs knobs;
+  bool operator==(const KernelCandidate&) const = default;
+  std::string name() const { return config.name() + knobs.suffix(); }
 };
 
 // The raster group (in cluster-tile rows) for which `resident` clusters cover about as many rows
@@ -78,6 +131,7 @@ struct ConfigSpaceAxes {
   std::vector<std::pair<int, int>> clusters = {{1, 1}, {2, 1}, {1, 2}};
   std::vector<bool> multicast = {false, true};
   std::vector<bool> tma_store = {false, true};
+  std::vector<bool> swap_ab = {false, true};
 };
 
 // Every valid config for one layout and accumulator, in a fixed order.

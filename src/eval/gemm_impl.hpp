@@ -1,6 +1,7 @@
 // What the evaluator measures: an implementation of C = A·B for one problem at a time.
 // The baselines (cuBLAS, cuBLASLt) and gemmforge's own kernels all plug in here.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,5 +37,8 @@ class GemmImpl {
 const std::vector<std::string>& cpp_impl_names();
 bool is_known_impl(const std::string& name);
 std::unique_ptr<GemmImpl> make_impl(const std::string& name, DeviceContext&);
+// Adds an implementation by name (e.g. the runtime library, which is built on the evaluator).
+using ImplFactory = std::function<std::unique_ptr<GemmImpl>(DeviceContext&)>;
+void register_impl(const std::string& name, ImplFactory);
 
 }  // namespace gemmforge

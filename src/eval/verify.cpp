@@ -77,13 +77,15 @@ Tolerance random_trial_tolerance(Accum acc, int64_t K) {
 }
 
 CorrectnessGate::CorrectnessGate(DeviceContext& ctx, ShapeBuffers& buf, Accum acc, GateOptions opt)
-    : ctx_(ctx), buf_(buf), acc_(acc), opt_(opt),
-      ref_(size_t(buf.shape().M * buf.shape().N) * sizeof(float)) {}
+    : ctx_(ctx), buf_(buf), acc_(acc), opt_(opt) {
+  if (!opt_.fixed_inputs) ref_.values = DeviceBuffer(size_t(buf.shape().M * buf.shape().N) * sizeof(float));
+}
 
 std::vector<Verdict> CorrectnessGate::check(const std::vector<Candidate>& cands) {
   std::vector<Verdict> v(cands.size());
   const auto& s = buf_.shape();
-  const uint64_t base = mix(mix(mix(opt_.seed, uint64_t(s.M)), uint64_t(s.N)), uint64_t(s.K)) + uint64_t(rounds_++) * 1000;
+  const uint64_t round = opt_.fixed_inputs ? 0 : uint64_t(rounds_++);
+  const uint64_t base = mix(mix(mix(opt_.seed, uint64_t(s.M)), uint64_t(s.N)), uint64_t(s.K)) + round * 1000;
   for (int t = 0; t < opt_.random_trials; ++t) run_trial(Trial::normal, base + 1 + t, cands, v);
   // Binary sums are integers; they are exact under f32, and under f16 only while they fit
   // fp16's integers (K ≤ 2048).
@@ -98,7 +100,8 @@ std::vector<Verdict> CorrectnessGate::check(const std::vector<Candidate>& cands)
 std::vector<Verdict> CorrectnessGate::recheck_after_timing(const std::vector<Candidate>& cands) {
   std::vector<Verdict> v(cands.size());
   const auto& s = buf_.shape();
-  const uint64_t seed = mix(mix(opt_.seed ^ 0xAF7E2ull, uint64_t(s.M * 31 + s.N)), uint64_t(s.K)) + uint64_t(rounds_++) * 1000;
+  const uint64_t round = opt_.fixed_inputs ? 0 : uint64_t(rounds_++);
+  const uint64_t seed = mix(mix(opt_.seed ^ 0xAF7E2ull, uint64_t(s.M * 31 + s.N)), uint64_t(s.K)) + round * 1000;
   run_trial(Trial::normal, seed, cands, v);
   for (auto& verdict : v)
     for (auto& f : verdict.failures) f = "after timing, " + f;
@@ -118,18 +121,9 @@ void CorrectnessGate::run_trial(Trial trial, uint64_t seed, const std::vector<Ca
   check_ops::fill(buf_.a().data(), s.M, s.K, false, a_pat, seed * 2 + 1, true, st);
   check_ops::fill(buf_.b().data(), s.K, s.N, false, b_pat, seed * 2 + 2, false, st);
   float expected = 0;
-  std::vector<std::pair<int64_t, int64_t>> spots;
-  std::vector<double> spot_values;
-  if (needs_ref) {
-    check_ops::reference_gemm(buf_.a().data(), buf_.b().data(), static_cast<float*>(ref_.get()), s.M, s.N, s.K, st);
-    GF_CUDA(cudaStreamSynchronize(st));
-    if (trial == Trial::normal) {
-      spots = pick_spots(seed);
-      spot_values = fp64_values(spots);  // B is in nn order right now
-    }
-  } else {
-    expected = trial == Trial::ones ? float(s.K) : float(check::cancel_expected(s.K));
-  }
+  const Reference* ref = nullptr;
+  if (needs_ref) ref = &reference(trial, seed);
+  else expected = trial == Trial::ones ? float(s.K) : float(check::cancel_expected(s.K));
   for (Layout layout : {Layout::nn, Layout::tn}) {
     bool filled = layout == Layout::nn;
     for (size_t i = 0; i < cands.size(); ++i) {
@@ -139,8 +133,10 @@ void CorrectnessGate::run_trial(Trial trial, uint64_t seed, const std::vector<Ca
         filled = true;
       }
       Verdict one;
-      check_one(trial, cands[i], needs_ref ? static_cast<const float*>(ref_.get()) : nullptr, expected, one,
-                spots, spot_values);
+      static const std::vector<std::pair<int64_t, int64_t>> no_spots;
+      static const std::vector<double> no_values;
+      check_one(trial, cands[i], ref ? static_cast<const float*>(ref->values.get()) : nullptr, expected, one,
+                ref ? ref->spots : no_spots, ref ? ref->spot_values : no_values);
       for (auto& f : one.failures) verdicts[i].failures.push_back(std::string(trial_name(int(trial))) + ": " + f);
     }
   }
@@ -196,7 +192,9 @@ void CorrectnessGate::check_one(Trial trial, const Candidate& cand, const float*
     if (auto n = g->changed_guard_bytes(st))
       v.failures.push_back("out-of-bounds write: " + std::to_string(n) + " guard bytes changed around " +
                            (g == &buf_.a() ? "A" : g == &buf_.b() ? "B" : "C"));
-  if (after.threads != before.threads)
+  // Only new threads count: one of the process's own (the CUDA runtime's, a compile pool's) may
+  // end during the call, and that is not the candidate's doing.
+  if (after.threads > before.threads)
     v.failures.push_back("the call left " + std::to_string(after.threads - before.threads) + " new threads running");
   if (after.persisting_l2 != before.persisting_l2 || after.stream_window_bytes != before.stream_window_bytes)
     v.failures.push_back("the call changed the persisting-L2 limit or the stream's access-policy window");
@@ -215,6 +213,26 @@ void CorrectnessGate::check_one(Trial trial, const Candidate& cand, const float*
   }
 }
 
+const CorrectnessGate::Reference& CorrectnessGate::reference(Trial trial, uint64_t seed) {
+  const auto& s = buf_.shape();
+  Reference* r = &ref_;
+  if (opt_.fixed_inputs) {
+    if (auto it = kept_refs_.find({int(trial), seed}); it != kept_refs_.end()) return it->second;
+    r = &kept_refs_[{int(trial), seed}];
+    r->values = DeviceBuffer(size_t(s.M * s.N) * sizeof(float));
+  }
+  cudaStream_t st = ctx_.stream();
+  check_ops::reference_gemm(buf_.a().data(), buf_.b().data(), static_cast<float*>(r->values.get()), s.M, s.N, s.K, st);
+  GF_CUDA(cudaStreamSynchronize(st));
+  r->spots.clear();
+  r->spot_values.clear();
+  if (trial == Trial::normal) {
+    r->spots = pick_spots(seed);
+    r->spot_values = fp64_values(r->spots, static_cast<const float*>(r->values.get()));  // B is in nn order now
+  }
+  return *r;
+}
+
 std::vector<std::pair<int64_t, int64_t>> CorrectnessGate::pick_spots(uint64_t seed) const {
   const auto& s = buf_.shape();
   std::mt19937_64 rng(seed);
@@ -230,7 +248,8 @@ std::vector<std::pair<int64_t, int64_t>> CorrectnessGate::pick_spots(uint64_t se
 
 // Reads A's row and B's column (nn order) for each spot and computes the dot product in fp64;
 // also holds the reference kernel to account, so an evaluator bug cannot pass or fail silently.
-std::vector<double> CorrectnessGate::fp64_values(const std::vector<std::pair<int64_t, int64_t>>& spots) const {
+std::vector<double> CorrectnessGate::fp64_values(const std::vector<std::pair<int64_t, int64_t>>& spots,
+                                                 const float* ref) const {
   const auto& s = buf_.shape();
   std::vector<double> out;
   std::vector<__half> row(size_t(s.K)), col(size_t(s.K));
@@ -245,7 +264,7 @@ std::vector<double> CorrectnessGate::fp64_values(const std::vector<std::pair<int
       mag += std::abs(p);
     }
     float r;
-    GF_CUDA(cudaMemcpy(&r, static_cast<const float*>(ref_.get()) + i * s.N + j, sizeof r, cudaMemcpyDeviceToHost));
+    GF_CUDA(cudaMemcpy(&r, ref + i * s.N + j, sizeof r, cudaMemcpyDeviceToHost));
     if (std::abs(double(r) - dot) > 1e-5 * mag + 1e-6)
       throw Error("evaluator bug: the fp32 reference disagrees with fp64 at (" + std::to_string(i) + ", " +
                   std::to_string(j) + ") of " + to_string(s) + ": " + fmtf("%.8g", r) + " vs " + fmtf("%.8g", dot));

@@ -4,6 +4,7 @@
 // because B is filled from its logical (k, n) index and so holds the same matrix in nn and tn.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@ struct GateOptions {
   uint64_t seed = 1;           // trial seeds derive from it and the shape; change it for new draws
   int random_trials = 2;       // item 1: at least two
   int spot_checks = 16;        // elements per random trial checked against fp64 on the CPU
+  // Every check() draws the same trial inputs, and every recheck_after_timing() the same fresh
+  // ones, so each random trial's fp32 reference (and fp64 spot values) is computed once and
+  // kept: one M×N float buffer per random trial. For gating candidates one at a time on one
+  // shape (the tuner's worker), where a reference per candidate would cost more than the
+  // candidate. Item 6 still holds: the re-check's inputs differ from the check's.
+  bool fixed_inputs = false;
 };
 
 // A prepared implementation for one layout of the gate's shape.
@@ -53,13 +60,21 @@ class CorrectnessGate {
                  const std::vector<std::pair<int64_t, int64_t>>& spots,
                  const std::vector<double>& spot_values);
   std::vector<std::pair<int64_t, int64_t>> pick_spots(uint64_t seed) const;
-  std::vector<double> fp64_values(const std::vector<std::pair<int64_t, int64_t>>&) const;
+  std::vector<double> fp64_values(const std::vector<std::pair<int64_t, int64_t>>&, const float* ref) const;
+  // A random trial's reference: computed now into ref_, or (fixed_inputs) kept per (trial, seed).
+  struct Reference {
+    DeviceBuffer values;
+    std::vector<std::pair<int64_t, int64_t>> spots;
+    std::vector<double> spot_values;
+  };
+  const Reference& reference(Trial, uint64_t seed);
 
   DeviceContext& ctx_;
   ShapeBuffers& buf_;
   Accum acc_;
   GateOptions opt_;
-  DeviceBuffer ref_;
+  Reference ref_;                           // without fixed_inputs: the current trial's
+  std::map<std::pair<int, uint64_t>, Reference> kept_refs_;  // with fixed_inputs: by (trial, seed)
   int rounds_ = 0;
 };
 

@@ -130,9 +130,9 @@ int LoadedKernel::attribute(CUfunction_attribute attr) const {
 
 namespace {
 
-// The launch configuration without stream or attributes storage concerns: `attr` must outlive it.
+// The launch configuration; `attrs` holds its attributes and must outlive it.
 CUlaunchConfig launch_config(dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t stream,
-                             CUlaunchAttribute& attr) {
+                             CUlaunchAttribute (&attrs)[2], bool programmatic = false) {
   CUlaunchConfig cfg{};
   cfg.gridDimX = grid.x;
   cfg.gridDimY = grid.y;
@@ -142,35 +142,43 @@ CUlaunchConfig launch_config(dim3 grid, dim3 block, dim3 cluster, int dynamic_sm
   cfg.blockDimZ = block.z;
   cfg.sharedMemBytes = unsigned(dynamic_smem);
   cfg.hStream = stream;  // cudaStream_t and CUstream are the same type
+  cfg.attrs = attrs;
+  cfg.numAttrs = 0;
   if (cluster.x * cluster.y * cluster.z != 1) {
-    attr = CUlaunchAttribute{};
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = cluster.x;
-    attr.value.clusterDim.y = cluster.y;
-    attr.value.clusterDim.z = cluster.z;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    CUlaunchAttribute& a = attrs[cfg.numAttrs++];
+    a = CUlaunchAttribute{};
+    a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    a.value.clusterDim.x = cluster.x;
+    a.value.clusterDim.y = cluster.y;
+    a.value.clusterDim.z = cluster.z;
   }
+  if (programmatic) {
+    CUlaunchAttribute& a = attrs[cfg.numAttrs++];
+    a = CUlaunchAttribute{};
+    a.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    a.value.programmaticStreamSerializationAllowed = 1;
+  }
+  if (cfg.numAttrs == 0) cfg.attrs = nullptr;
   return cfg;
 }
 
 }  // namespace
 
 void launch(const LoadedKernel& k, dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t stream,
-            void** args) {
+            void** args, bool programmatic) {
   if (!k.function()) throw Error("launch of an empty LoadedKernel");
   if (dynamic_smem < 0) throw Error("launch of '" + k.name() + "' with negative dynamic shared memory");
-  CUlaunchAttribute attr{};
-  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, stream, attr);
+  CUlaunchAttribute attrs[2]{};
+  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, stream, attrs, programmatic);
   check(driver().launch_kernel_ex(&cfg, k.function(), args, nullptr), "cuLaunchKernelEx", "launching '" + k.name() + "'");
 }
 
 int max_active_clusters(const LoadedKernel& k, dim3 block, dim3 cluster, int dynamic_smem) {
   if (!k.function()) throw Error("occupancy query on an empty LoadedKernel");
-  CUlaunchAttribute attr{};
+  CUlaunchAttribute attrs[2]{};
   // The grid must be a multiple of the cluster; its size does not matter to the query.
   const dim3 grid(cluster.x, cluster.y, cluster.z);
-  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, nullptr, attr);
+  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, nullptr, attrs);
   int clusters = 0;
   check(driver().occupancy_max_active_clusters(&clusters, k.function(), &cfg), "cuOccupancyMaxActiveClusters",
         "for '" + k.name() + "'");

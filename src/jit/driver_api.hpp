@@ -41,9 +41,10 @@ class LoadedKernel {
 };
 
 // cuLaunchKernelEx; a cluster other than 1x1x1 is passed as the cluster-dimension launch
-// attribute. args: one pointer per kernel parameter, as for cuLaunchKernel.
+// attribute. args: one pointer per kernel parameter, as for cuLaunchKernel. programmatic: allow
+// programmatic dependent launch (the kernel must griddepcontrol.wait before touching memory).
 void launch(const LoadedKernel&, dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t,
-            void** args);
+            void** args, bool programmatic = false);
 
 // How many clusters of this shape can be resident on the GPU at once (cuOccupancyMaxActiveClusters):
 // the most a persistent launch should start. Clusters must fit in one GPC, so this can be less

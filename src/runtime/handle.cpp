@@ -1,10 +1,14 @@
 // The runtime library's handle (include/gemmforge/gemm.hpp): plans per (M, N, K, layout), made on
 // first use from the dispatch table, and the calls on the caller's stream.
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <tuple>
 
+#include "core/shape.hpp"
 #include "eval/cuda_check.hpp"
 #include "eval/device.hpp"
 #include "eval/lt_matmul.hpp"
@@ -18,18 +22,49 @@ namespace gemmforge {
 
 namespace {
 
-// The cuBLASLt fallback's workspace per stream: enough for its split-K algorithms.
-constexpr size_t kLtWorkspaceBytes = size_t(32) << 20;
+// The table shipped for this GPU model (tables/h200.json for an "NVIDIA H200"), or "" if none:
+// the model is the first word of the name that is a letter followed by digits.
+std::string shipped_table(const std::string& gpu_name) {
+  std::istringstream words(gpu_name);
+  for (std::string w; words >> w;) {
+    if (w.size() < 2 || !std::isalpha(static_cast<unsigned char>(w[0])) || !std::isdigit(static_cast<unsigned char>(w[1])))
+      continue;
+    std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    try {
+      return find_data_file("tables/" + w + ".json").string();
+    } catch (const Error&) {
+      return {};
+    }
+  }
+  return {};
+}
 
-// cuBLASLt for one problem: the heuristic's first algorithm with workspace, and one without for
-// calls captured on a stream that has none yet (no device allocation is allowed then).
+// cuBLASLt for one problem: with workspace, the algorithm the table names (autotuned when the
+// table was made, for 256-byte aligned operands) or else the heuristic's first; and one without
+// workspace for calls captured on a stream that has none yet (no device allocation then).
+static_assert(kLtWorkspaceBytes == DeviceContext::kWorkspaceBytes,
+              "the runtime asks cuBLASLt for algorithms exactly as the tuner's baseline did");
+
 struct LtPlan {
   std::unique_ptr<LtMatmul> lt;
   cublasLtMatmulAlgo_t with_workspace{}, without_workspace{};
   bool has_without = false;
+  std::string picked = "heuristic's first";
 
-  LtPlan(cublasLtHandle_t handle, const Problem& p, uint32_t alignment) : lt(std::make_unique<LtMatmul>(handle, p)) {
-    with_workspace = lt->heuristic(1, kLtWorkspaceBytes, alignment)[0].algo;
+  LtPlan(cublasLtHandle_t handle, const Problem& p, uint32_t alignment, int table_algo)
+      : lt(std::make_unique<LtMatmul>(handle, p)) {
+    if (table_algo >= 0 && alignment == 256) {
+      const auto list = lt->heuristic(kLtHeuristicCount, kLtWorkspaceBytes, alignment);
+      // The same request gives the same list; a shorter one (another library version) falls back.
+      if (size_t(table_algo) < list.size()) {
+        with_workspace = list[size_t(table_algo)].algo;
+        picked = "autotuned pick " + std::to_string(table_algo + 1) + " of " + std::to_string(list.size());
+      } else {
+        with_workspace = list.front().algo;
+      }
+    } else {
+      with_workspace = lt->heuristic(1, kLtWorkspaceBytes, alignment)[0].algo;
+    }
     try {
       without_workspace = lt->heuristic(1, 0, alignment)[0].algo;
       has_without = true;
@@ -41,6 +76,7 @@ struct LtPlan {
 
 struct Plan {
   std::unique_ptr<Sm90Kernel> kernel;  // a gemmforge kernel from the table, if one serves it
+  int cublaslt_algo = -1;              // cuBLASLt's algorithm the table names (256-byte operands)
   // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
   std::map<uint32_t, std::unique_ptr<LtPlan>> lt;
   PlanInfo info;
@@ -65,13 +101,21 @@ struct Handle::Impl {
   std::map<std::string, std::shared_ptr<jit::LoadedKernel>> loaded;  // by config name
   std::map<std::tuple<int64_t, int64_t, int64_t, Layout>, Plan> plans;
   std::map<cudaStream_t, void*> workspaces;
+  // gemmforge's split-K workspace per stream, zeroed when made. Apart from cuBLASLt's, which
+  // writes anything into its own, while split-K kernels need their counters at zero.
+  std::map<cudaStream_t, DeviceBuffer> splitk_workspaces;
   std::mutex mu;
 
   explicit Impl(const HandleOptions& o) : options(o) {
     std::string path = o.table;
     if (path.empty())
       if (const char* env = std::getenv("GEMMFORGE_TABLE"); env && *env) path = env;
-    if (path.empty()) return;
+    if (path.empty()) path = shipped_table(ctx.info().name);
+    if (path.empty() || path == "none") {
+      table_status = path == "none" ? "no table (switched off): every call goes to cuBLASLt"
+                                    : "no table for " + ctx.info().name + ": every call goes to cuBLASLt";
+      return;
+    }
     try {
       const auto& info = ctx.info();
       const TableExpectation want{info.name, "sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor) + "a",
@@ -113,23 +157,25 @@ struct Handle::Impl {
       why_lt = "not in the table";
     } else if (!entry->config) {
       why_lt = "the table names cuBLASLt for this shape";
+      plan.cublaslt_algo = entry->cublaslt_algo;
     } else if (auto why = why_not_supported(*entry->config, p); !why.empty()) {
       why_lt = why;
     } else if (ctx.info().cc_major != 9) {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
     } else {
       try {
-        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, LaunchKnobs{}, load(*entry->config));
+        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, entry->knobs, load(*entry->config));
+        plan.kernel->use_caller_workspace();
         plan.kernel->prepare(p, {});
-        plan.info = {"gemmforge", entry->config->name()};
+        plan.info = {"gemmforge", KernelCandidate{*entry->config, entry->knobs}.name()};
         return plan;
       } catch (const Error& e) {  // a kernel that cannot be built or launched here: cuBLASLt serves
         plan.kernel.reset();
         why_lt = std::string("the table's kernel is unusable here: ") + e.what();
       }
     }
-    auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256);
-    plan.info = {"cublaslt", LtMatmul::describe(lt->with_workspace) + "; " + why_lt};
+    auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo);
+    plan.info = {"cublaslt", lt->picked + ": " + LtMatmul::describe(lt->with_workspace) + "; " + why_lt};
     plan.lt.emplace(256, std::move(lt));
     return plan;
   }
@@ -143,22 +189,13 @@ struct Handle::Impl {
   void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream) {
     const uint32_t alignment = common_alignment(o.A, o.B, o.C);
     auto& lt = plan.lt[alignment];
-    if (!lt) lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, alignment);
+    if (!lt) lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, alignment, plan.cublaslt_algo);
     auto it = workspaces.find(stream);
-    if (it == workspaces.end()) {
-      cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-      GF_CUDA(cudaStreamIsCapturing(stream, &capturing));
-      if (capturing == cudaStreamCaptureStatusNone) {
-        // This stream is not capturing, but another may be (any thread, in global mode): a
-        // relaxed capture mode keeps this allocation from invalidating that capture.
-        cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-        GF_CUDA(cudaThreadExchangeStreamCaptureMode(&mode));
-        void* ws = nullptr;
-        const cudaError_t e = cudaMalloc(&ws, kLtWorkspaceBytes);
-        GF_CUDA(cudaThreadExchangeStreamCaptureMode(&mode));
-        GF_CUDA(e);
-        it = workspaces.emplace(stream, ws).first;
-      }
+    if (it == workspaces.end() && !is_capturing(stream)) {
+      RelaxedCapture relaxed;
+      void* ws = nullptr;
+      GF_CUDA(cudaMalloc(&ws, kLtWorkspaceBytes));
+      it = workspaces.emplace(stream, ws).first;
     }
     if (it != workspaces.end()) {
       lt->lt->run(lt->with_workspace, o, it->second, kLtWorkspaceBytes, stream);
@@ -169,6 +206,36 @@ struct Handle::Impl {
                   ", and the first call on this stream is being captured: make one call on it before capturing");
     }
   }
+
+  // The split-K workspace of `stream`, grown (outside a capture only) to at least `bytes`.
+  void* splitk_workspace(cudaStream_t stream, size_t bytes) {
+    auto it = splitk_workspaces.find(stream);
+    if (it != splitk_workspaces.end() && it->second.bytes() >= bytes) return it->second.get();
+    if (is_capturing(stream))
+      throw Error("this shape's kernel needs " + std::to_string(bytes >> 10) +
+                  " KiB of split-K workspace on this stream, which is being captured: make one call of this shape "
+                  "on the stream before capturing");
+    RelaxedCapture relaxed;
+    DeviceBuffer ws(bytes);  // a smaller old one is freed below: cudaFree waits for its kernels
+    GF_CUDA(cudaMemsetAsync(ws.get(), 0, bytes, stream));
+    auto& slot = splitk_workspaces[stream];
+    slot = std::move(ws);
+    return slot.get();
+  }
+
+  static bool is_capturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+    GF_CUDA(cudaStreamIsCapturing(stream, &capturing));
+    return capturing != cudaStreamCaptureStatusNone;
+  }
+
+  // This stream is not capturing, but another may be (any thread, in global mode): a relaxed
+  // capture mode keeps this thread's allocations from invalidating that capture.
+  struct RelaxedCapture {
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    RelaxedCapture() { GF_CUDA(cudaThreadExchangeStreamCaptureMode(&mode)); }
+    ~RelaxedCapture() { cudaThreadExchangeStreamCaptureMode(&mode); }  // restores the caller's mode
+  };
 
   // Calls must come from a thread whose current device is the handle's; the driver-API launches
   // also need its primary context current, which cudaSetDevice makes so.
@@ -207,7 +274,8 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   Plan& plan = impl_->plan_for(p);
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
-    plan.kernel->run_on(o, stream);
+    const size_t ws_bytes = plan.kernel->workspace_bytes();
+    plan.kernel->run_on(o, stream, ws_bytes > 0 ? impl_->splitk_workspace(stream, ws_bytes) : nullptr);
     return;
   }
   impl_->run_lt(plan, p, o, stream);

@@ -1,8 +1,11 @@
 #include "runtime/sm90_kernel.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/shape.hpp"
+#include "eval/cuda_check.hpp"
+#include "sm90/work_division.cuh"  // the kernel's launch flags
 
 namespace gemmforge {
 
@@ -49,30 +52,50 @@ Sm90Kernel::Sm90Kernel(DeviceContext& ctx, KernelConfig c, LaunchKnobs knobs, st
 
 bool Sm90Kernel::accepts(const Operands& o) const {
   auto aligned = [](const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a == 0; };
-  return aligned(o.A, 16) && aligned(o.B, 16) && aligned(o.C, config_.tma_store ? 16 : 4);
+  // Swap-AB stores single fp16 elements; direct stores pair them (4 bytes); TMA stores need 16.
+  return aligned(o.A, 16) && aligned(o.B, 16) && aligned(o.C, config_.tma_store ? 16 : (config_.swap_ab ? 2 : 4));
 }
 
 void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   if (auto why = why_not_supported(config_, p); !why.empty()) throw Error(config_.name() + ": " + why);
+  if (auto why = launch_problem(config_, knobs_); !why.empty()) throw Error(KernelCandidate{config_, knobs_}.name() + ": " + why);
   problem_ = p;
   maps_.clear();
   const int cluster = config_.cluster_m * config_.cluster_n;
-  const int64_t cluster_tiles = ((p.shape.M + config_.block_m * config_.cluster_m - 1) / (config_.block_m * config_.cluster_m)) *
-                                ((p.shape.N + config_.block_n * config_.cluster_n - 1) / (config_.block_n * config_.cluster_n));
-  int64_t clusters = cluster_tiles;
+  // The kernel's M and N: the caller's, or swapped when it computes Cᵀ.
+  kernel_m_ = config_.swap_ab ? p.shape.N : p.shape.M;
+  kernel_n_ = config_.swap_ab ? p.shape.M : p.shape.N;
+  const int64_t cluster_tiles = ((kernel_m_ + config_.block_m * config_.cluster_m - 1) / (config_.block_m * config_.cluster_m)) *
+                                ((kernel_n_ + config_.block_n * config_.cluster_n - 1) / (config_.block_n * config_.cluster_n));
+  splits_ = effective_splits(config_, p.shape.K, knobs_.splits);
+  const int64_t k_blocks = (p.shape.K + config_.block_k - 1) / config_.block_k;
+  // Stream-K needs a CTA per SM, each with at least one K iteration.
+  const int64_t units = knobs_.stream_k ? cluster_tiles * k_blocks : cluster_tiles * splits_;
+  int64_t clusters = units;
   if (knobs_.persistent) {
     if (resident_clusters_ == 0)
       resident_clusters_ = cluster == 1 ? ctx_.info().sm_count
                                         : jit::max_active_clusters(*kernel_, block_, cluster_, smem_bytes_);
     if (resident_clusters_ < 1) throw Error(config_.name() + ": no cluster of this kernel fits on the GPU");
-    clusters = std::min<int64_t>(cluster_tiles, resident_clusters_);
+    clusters = std::min<int64_t>(units, resident_clusters_);
   }
+  if (clusters * cluster > int64_t(std::numeric_limits<int>::max()))
+    throw Error(config_.name() + ": " + to_string(p.shape) + " needs more CTAs than one launch takes");
   grid_ = dim3(unsigned(clusters * cluster), 1, 1);
-  group_m_ = knobs_.group_m > 0 ? knobs_.group_m : auto_group_m(config_, int(clusters), p.shape.M);
+  group_m_ = knobs_.group_m > 0 ? knobs_.group_m : auto_group_m(config_, int(clusters), kernel_m_);
+  workspace_bytes_ = knobs_.stream_k ? streamk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, int(grid_.x))
+                                     : splitk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, splits_);
+  if (!caller_workspace_ && own_workspace_.bytes() < workspace_bytes_) {
+    own_workspace_ = DeviceBuffer(workspace_bytes_);
+    GF_CUDA(cudaMemset(own_workspace_.get(), 0, workspace_bytes_));
+  }
 }
 
 std::string Sm90Kernel::launch_detail() const {
   return "grid " + std::to_string(grid_.x) + " CTAs, raster groups of " + std::to_string(group_m_) + " tile rows" +
+         (splits_ > 1 ? ", K split in " + std::to_string(splits_) : std::string()) +
+         (knobs_.stream_k ? ", stream-K for the last partial wave" : std::string()) +
+         (workspace_bytes_ > 0 ? " (workspace " + std::to_string(workspace_bytes_ >> 10) + " KiB)" : std::string()) +
          (config_.cluster_m * config_.cluster_n > 1 ? ", at most " + std::to_string(resident_clusters_) + " clusters resident"
                                                     : std::string());
 }
@@ -85,7 +108,8 @@ Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   const auto& c = config_;
   // TMA needs 16-byte aligned bases; the direct epilogue's paired stores need a 4-byte aligned C.
   if (!accepts(o))
-    throw Error(c.name() + ": operands must be 16-byte (A, B) and " + (c.tma_store ? "16" : "4") + "-byte (C) aligned");
+    throw Error(c.name() + ": operands must be 16-byte (A, B) and " + (c.tma_store ? "16" : (c.swap_ab ? "2" : "4")) +
+                "-byte (C) aligned");
   // 2-D maps, innermost dimension first; reads past the matrix edge come back as zeros and
   // stores past it are clipped. A box is the part of a tile one TMA instruction moves: with
   // multicast, each CTA of the pair loads half of the shared operand's tile.
@@ -101,12 +125,15 @@ Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   const bool multicast_a = c.multicast && c.cluster_n == 2, multicast_b = c.multicast && c.cluster_m == 2;
   // K-major operands (A; B in tn) are {K, rows} in boxes of 64 × rows; N-major B (nn) is {N, K}
   // in boxes of 64 columns × block_k rows, block_n / 64 of them per stage.
+  // Swap-AB (tn only): the kernel's A is the caller's B (N×K) and its B the caller's A (M×K).
+  const void* kernel_a = c.swap_ab ? static_cast<const void*>(o.B) : o.A;
+  const void* kernel_b = c.swap_ab ? static_cast<const void*>(o.A) : o.B;
   Maps m{};
-  m.a = map(o.A, s.K, s.M, 64, multicast_a ? c.block_m / 2 : c.block_m, CU_TENSOR_MAP_SWIZZLE_128B);
+  m.a = map(kernel_a, s.K, kernel_m_, 64, multicast_a ? c.block_m / 2 : c.block_m, CU_TENSOR_MAP_SWIZZLE_128B);
   if (problem_.layout == Layout::nn)
-    m.b = map(o.B, s.N, s.K, 64, multicast_b ? c.block_k / 2 : c.block_k, CU_TENSOR_MAP_SWIZZLE_128B);
+    m.b = map(kernel_b, s.N, s.K, 64, multicast_b ? c.block_k / 2 : c.block_k, CU_TENSOR_MAP_SWIZZLE_128B);
   else
-    m.b = map(o.B, s.K, s.N, 64, multicast_b ? c.block_n / 2 : c.block_n, CU_TENSOR_MAP_SWIZZLE_128B);
+    m.b = map(kernel_b, s.K, kernel_n_, 64, multicast_b ? c.block_n / 2 : c.block_n, CU_TENSOR_MAP_SWIZZLE_128B);
   if (c.tma_store) {
     // The epilogue's column blocks, swizzled as wide as they are (kernels/sm90/epilogue.cuh).
     const int cols = c.epilogue_block_cols();
@@ -117,14 +144,18 @@ Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   return maps_.emplace(key, m).first->second;
 }
 
-void Sm90Kernel::run(const Operands& o) { run_on(o, ctx_.stream()); }
+void Sm90Kernel::run(const Operands& o) { run_on(o, ctx_.stream(), own_workspace_.get()); }
 
-void Sm90Kernel::run_on(const Operands& o, cudaStream_t stream) {
+void Sm90Kernel::run_on(const Operands& o, cudaStream_t stream, void* workspace) {
   Maps& m = maps_for(o);
+  if (workspace_bytes_ > 0 && !workspace) throw Error(config_.name() + ": split-K needs a workspace");
   void* c = o.C;
-  int M = int(problem_.shape.M), N = int(problem_.shape.N), K = int(problem_.shape.K), group = group_m_;
-  void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group};
-  jit::launch(*kernel_, grid_, block_, cluster_, smem_bytes_, stream, args);
+  int M = int(kernel_m_), N = int(kernel_n_), K = int(problem_.shape.K), group = group_m_, splits = splits_;
+  // A sliced reduction waits for every part of a tile: only a persistent grid keeps them resident.
+  int flags = (knobs_.stream_k ? sm90::kFlagStreamK : 0) |
+              (knobs_.sliced_reduction && knobs_.persistent ? sm90::kFlagSlicedReduction : 0);
+  void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group, &splits, &flags, &workspace};
+  jit::launch(*kernel_, grid_, block_, cluster_, smem_bytes_, stream, args, knobs_.pdl);
 }
 
 }  // namespace gemmforge

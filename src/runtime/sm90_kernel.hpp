@@ -28,17 +28,22 @@ class Sm90Kernel final : public GemmImpl {
   Sm90Kernel(DeviceContext&, KernelConfig, LaunchKnobs, std::shared_ptr<jit::LoadedKernel>);
   std::string name() const override { return "gemmforge"; }
   // The config's name, and the raster group when it was set rather than chosen automatically.
-  std::string note() const override {
-    return config_.name() + (knobs_.group_m > 0 ? "_g" + std::to_string(knobs_.group_m) : std::string());
-  }
+  std::string note() const override { return KernelCandidate{config_, knobs_}.name(); }
   std::string launch_detail() const override;
   void prepare(const Problem&, const std::vector<Operands>& sets) override;
   void run(const Operands&) override;
   // Whether these operand addresses suit the kernel's TMA maps and stores (16-byte A and B; C
   // 16-byte for TMA stores, else 4-byte). run() throws on ones that do not.
   bool accepts(const Operands&) const;
-  // The same launch on another stream (the runtime library runs on its caller's streams).
-  void run_on(const Operands&, cudaStream_t);
+  // The same launch on another stream (the runtime library runs on its caller's streams), with a
+  // workspace of at least workspace_bytes() that no other stream uses at the same time and
+  // that was zeroed before its first use (split-K leaves it zeroed after each launch).
+  void run_on(const Operands&, cudaStream_t, void* workspace);
+  // The caller passes the split-K workspace to run_on (the runtime library keeps one per stream):
+  // prepare() then allocates none of its own. Call before prepare().
+  void use_caller_workspace() { caller_workspace_ = true; }
+  // Split-K workspace the prepared problem needs; 0 when the launch does not split K.
+  size_t workspace_bytes() const { return workspace_bytes_; }
   const KernelConfig& config() const { return config_; }
 
  private:
@@ -54,8 +59,13 @@ class Sm90Kernel final : public GemmImpl {
   Problem problem_;
   dim3 grid_{1, 1, 1}, block_{1, 1, 1}, cluster_{1, 1, 1};
   int smem_bytes_ = 0;
-  int resident_clusters_ = 0;
-  int group_m_ = 1;  // raster group the launch uses  // how many clusters fit at once (queried once per kernel)
+  int resident_clusters_ = 0;  // how many clusters fit at once (queried once per kernel)
+  int group_m_ = 1;            // raster group the launch uses
+  int splits_ = 1;             // split-K parts the launch uses
+  int64_t kernel_m_ = 0, kernel_n_ = 0;  // the problem's M and N as the kernel sees them (swap-AB)
+  size_t workspace_bytes_ = 0;
+  bool caller_workspace_ = false;
+  DeviceBuffer own_workspace_;  // what run() uses on the context's stream
   std::map<std::tuple<const void*, const void*, const void*>, Maps> maps_;
 };
 

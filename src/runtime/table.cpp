@@ -13,17 +13,25 @@ TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc) {
   const auto& c = j.at("config");
   if (c.is_string()) {
     if (c.get<std::string>() != "cublaslt") throw Error("config must be a kernel config or \"cublaslt\"");
+    e.cublaslt_algo = j.value("cublaslt_algo", -1);
+    if (e.cublaslt_algo < -1 || e.cublaslt_algo >= kLtHeuristicCount)
+      throw Error("cublaslt_algo must be -1.." + std::to_string(kLtHeuristicCount - 1));
     return e;
   }
   KernelConfig k = KernelConfig::from_json(c);
   if (k.layout != layout || k.acc != acc) throw Error("config " + k.name() + " is for another layout or accumulator");
   if (auto p = validity_problems(k); !p.empty()) throw Error("config " + k.name() + " is not valid: " + p.front());
   e.config = k;
+  if (j.contains("launch")) e.knobs = LaunchKnobs::from_json(j.at("launch"));
   return e;
 }
 
 nlohmann::json entry_to_json(const TableEntry& e) {
-  return {{"config", e.config ? e.config->to_json() : nlohmann::json("cublaslt")}, {"speedup_vs_cublaslt", e.speedup}};
+  nlohmann::json j = {{"config", e.config ? e.config->to_json() : nlohmann::json("cublaslt")},
+                      {"speedup_vs_cublaslt", e.speedup}};
+  if (e.config && !(e.knobs == LaunchKnobs{})) j["launch"] = e.knobs.to_json();
+  if (!e.config && e.cublaslt_algo >= 0) j["cublaslt_algo"] = e.cublaslt_algo;
+  return j;
 }
 
 }  // namespace

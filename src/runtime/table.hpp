@@ -16,10 +16,19 @@
 namespace gemmforge {
 
 inline constexpr const char* kTableSchema = "gemmforge.table/1";
+// How the tuner's baseline (cuBLASLt-autotune) asks cuBLASLt for algorithms; the runtime asks the
+// same way to find the algorithm a table names.
+inline constexpr int kLtHeuristicCount = 100;
+inline constexpr size_t kLtWorkspaceBytes = size_t(64) << 20;
 
 struct TableEntry {
   std::optional<KernelConfig> config;  // nullopt: cuBLASLt serves this problem
   double speedup = 0;                  // measured against cuBLASLt-autotune when the table was made
+  LaunchKnobs knobs;                   // how the config is launched (raster group, split-K)
+  // With no config: which of cuBLASLt's heuristic algorithms autotuning picked for this exact
+  // problem (its index among up to kLtHeuristicCount asked for with kLtWorkspaceBytes of
+  // workspace and 256-byte aligned operands); -1: the heuristic's first.
+  int cublaslt_algo = -1;
 };
 
 struct Table {

@@ -1,6 +1,7 @@
-// The tuner's results database (SQLite, WAL): every measurement and verdict, keyed by the
-// environment it was made in, so a run resumes where it stopped and a result from another GPU,
-// architecture or kernel source is never reused silently.
+// The tuner's results database (SQLite, WAL): the environment of every run (GPU, driver, CUDA,
+// clocks), the candidates, every measurement and verdict, and the decision per problem, keyed by
+// the environment it was made in, so a run resumes where it stopped and a result from another
+// GPU, architecture or kernel source is never reused silently.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -27,37 +28,79 @@ struct Measurement {
   Layout layout = Layout::tn;
   Accum acc = Accum::f32;
   std::string impl;    // "gemmforge", "cublaslt-autotune", ...
-  std::string config;  // the kernel config as JSON text ("" for baselines)
-  std::string mode;    // gpu | offline | server
+  std::string config;  // the candidate's name (its JSON is in the candidates table); "" for baselines
+  std::string mode;    // estimate (the search's quick device time) | gpu (interleaved rounds) | ...
   std::string verdict = "pass";
   std::optional<double> median_us, spread;  // spread: relative half-IQR
+  std::string note;    // what else was learnt: the baseline's algorithm, clocks, the worker's fate
+};
+
+// What the tuner decided for one problem after the final interleaved comparison.
+struct Decision {
+  Shape shape;
+  Layout layout = Layout::tn;
+  Accum acc = Accum::f32;
+  std::string served;   // the candidate the table names, or "cublaslt"
+  std::string outcome;  // win | tie | loss | no-candidate | no-baseline
+  std::string best, runner_up;  // the fastest gemmforge candidates of the final ("" if none)
+  std::optional<double> best_us, runner_up_us, baseline_us;  // interleaved medians
+  double speedup = 0;   // baseline_us / best_us; 0 when either is missing
+  double tie_band = 0;  // |speedup - 1| within this is a tie
+  int budget = 0;       // candidate measurements spent on the problem
 };
 
 class ResultsDb {
  public:
   // Opens or creates the file and registers the environment. Throws gemmforge::Error (naming the
   // file) if it is not a gemmforge database or cannot be opened; the file is then left untouched.
+  // A file of an older schema is upgraded in place.
   ResultsDb(const std::filesystem::path&, const DbEnvironment&);
   ~ResultsDb();
   ResultsDb(const ResultsDb&) = delete;
   ResultsDb& operator=(const ResultsDb&) = delete;
 
+  // Without writing anything: throws Error when the file exists and is not a gemmforge results
+  // database this version can use (so a command can refuse it before any GPU work).
+  static void check_file(const std::filesystem::path&);
+
+  // A run: the command, the environment as the device reported it (JSON: clocks, versions) and
+  // the settings. Measurements and decisions recorded afterwards name it.
+  long long begin_run(const std::string& command, const std::string& environment_json, const std::string& settings_json);
+  void finish_run(const std::string& summary_json);
+
+  // The catalogue of candidates: name -> JSON ({"config": ..., "launch": ...}). Idempotent.
+  void add_candidate(const std::string& name, const std::string& json);
+  std::optional<std::string> candidate_json(const std::string& name) const;
+
   void record(const Measurement&);
   // The latest measurement of exactly this candidate in this environment, if any.
   std::optional<Measurement> find(const Shape&, Layout, Accum, const std::string& impl, const std::string& config,
                                   const std::string& mode) const;
+  // Every measurement of one problem, implementation and mode in this environment, oldest first.
+  std::vector<Measurement> measurements_of(const Shape&, Layout, Accum, const std::string& impl,
+                                           const std::string& mode) const;
   std::vector<Measurement> all_in_this_environment() const;
   // How many measurements the file holds from other environments (reported, never reused).
   long long foreign_count() const;
 
+  void record_decision(const Decision&);
+  std::optional<Decision> decision(const Shape&, Layout, Accum) const;
+  std::vector<Decision> decisions() const;  // this environment's, in (M, N, K, layout, acc) order
+
+  // Shorthands over decisions: the served candidate (or "cublaslt") and its speedup.
   void set_winner(const Shape&, Layout, Accum, const std::string& config, double speedup_vs_baseline);
   std::optional<std::string> winner(const Shape&, Layout, Accum) const;
+
+  const std::filesystem::path& path() const { return path_; }
 
  private:
   void exec(const char* sql) const;
   void open_schema(const DbEnvironment&);
+  void create_schema();
+  void upgrade_from_v1();
   sqlite3* db_ = nullptr;
   long long env_id_ = 0;
+  long long run_id_ = 0;  // 0 until begin_run
   std::filesystem::path path_;
 };
 

@@ -17,7 +17,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // A config as the values of its searchable knobs; layout and accumulator are fixed by the problem.
 using Knobs = std::vector<int>;
 Knobs knobs_of(const KernelConfig& c) {
-  return {c.block_m, c.block_n, c.stages, c.consumers, int(c.mode), c.cluster_m, c.cluster_n, c.multicast, c.tma_store};
+  return {c.block_m, c.block_n, c.stages, c.consumers, int(c.mode), c.cluster_m, c.cluster_n, c.multicast, c.tma_store,
+          c.swap_ab};
 }
 
 // The space, indexed by knob values, with each knob's domain.

@@ -38,6 +38,14 @@ file(WRITE ${WORK}/bad_results.csv "M,N,K\n1,2,3\n")
 expect_failure("foreign results.csv" 2 "results.csv header" report bad_results.csv)
 expect_failure("no subcommand" 2 "subcommand" )
 
+expect_failure("tune: unknown strategy" 2 "unknown strategy 'magic'" tune --shape 64x64x64 --strategy magic)
+expect_failure("tune: zero budget" 2 "--budget must be at least 1" tune --shape 64x64x64 --budget 0)
+expect_failure("tune: no shapes" 2 "no shapes given" tune --budget 4)
+expect_failure("tune: not a results database" 2 "not a gemmforge results database" tune --shape 64x64x64 --db bad_shapes.txt)
+expect_failure("tune: table not JSON" 2 "must end in .json" tune --shape 64x64x64 --out table.txt)
+expect_failure("tune: split-K cap" 2 "--max-splits must be" tune --shape 64x64x64 --max-splits 0)
+expect_failure("tune: worker timeout" 2 "--timeout must be positive" tune --shape 64x64x64 --timeout 0)
+
 # With valid input, a machine without a GPU says so (exit 3) and writes no result files;
 # on a GPU machine the same command measures one shape and exits 0.
 execute_process(COMMAND ${GEMMFORGE} bench --shape 128x128x128 --impl cublas --mode gpu --rounds 2 --out out
@@ -55,4 +63,24 @@ elseif(rc EQUAL 0)
   message(STATUS "ok: measured on a GPU")
 else()
   message(FATAL_ERROR "valid bench: unexpected exit ${rc}\n${out}\n${err}")
+endif()
+
+# The tuner the same way: no GPU, exit 3 and no table; a GPU, one tiny problem tuned end to end
+# through the real worker process.
+execute_process(COMMAND ${GEMMFORGE} tune --shape 64x64x64 --layout tn --budget 1 --compile-ahead asked --rounds 2
+                        --db tune.sqlite --out tune/table.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+if(rc EQUAL 3)
+  string(FIND "${err}" "no usable NVIDIA GPU" pos)
+  if(pos EQUAL -1 OR EXISTS ${WORK}/tune/table.json)
+    message(FATAL_ERROR "tune without a GPU: unclear message or a table was written\n${err}")
+  endif()
+  message(STATUS "ok: tune reports the missing GPU")
+elseif(rc EQUAL 0)
+  if(NOT EXISTS ${WORK}/tune/table.json OR NOT EXISTS ${WORK}/tune/table.decisions.csv)
+    message(FATAL_ERROR "tune on a GPU: exit 0 but no table or decisions\n${out}\n${err}")
+  endif()
+  message(STATUS "ok: tuned on a GPU")
+else()
+  message(FATAL_ERROR "valid tune: unexpected exit ${rc}\n${out}\n${err}")
 endif()

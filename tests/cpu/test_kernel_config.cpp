@@ -101,7 +101,7 @@ TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
 
 TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
   KernelConfig c;  // 128x128, 4 stages, 2 consumers, f32
-  EXPECT_EQ(c.shared_bytes(), 1024 + 4 * (128 + 128) * 64 * 2 + 2 * 4 * 8);
+  EXPECT_EQ(c.shared_bytes(), 1024 + 4 * (128 + 128) * 64 * 2 + 2 * 4 * 8 + 16);  // + split-K flags
   EXPECT_EQ(c.accumulator_registers(), 64);  // one 64x128 wgmma tile: 128·64/128 threads
   EXPECT_EQ(c.threads(), 384);
 }
@@ -186,6 +186,62 @@ TEST(ConfigSpace, CoveringSampleIsReproducibleAndCoversEveryValue) {
   EXPECT_EQ(n.consumers, 2u);
   EXPECT_EQ(n.accs, 2u);
   EXPECT_EQ(n.layouts, 2u);
+}
+
+TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
+  KernelConfig c;
+  c.block_n = 64;
+  c.swap_ab = true;
+  EXPECT_TRUE(is_valid(c));
+  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
+  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  KernelConfig nn = c;
+  nn.layout = Layout::nn;
+  EXPECT_FALSE(is_valid(nn));
+  KernelConfig store = c;
+  store.tma_store = true;
+  EXPECT_FALSE(is_valid(store));
+  KernelConfig wide = c;
+  wide.block_n = 256;
+  EXPECT_FALSE(is_valid(wide));
+  // The kernel's rows are C's columns: split-K sizes its workspace by the swapped tiles.
+  KernelConfig plain = c;
+  plain.swap_ab = false;
+  EXPECT_EQ(splitk_workspace_bytes(c, 64, 4096, 8192, 4), splitk_workspace_bytes(plain, 4096, 64, 8192, 4));
+  EXPECT_EQ(auto_splits(c, 64, 4096, 8192, 132), auto_splits(plain, 4096, 64, 8192, 132));
+}
+
+TEST(LaunchKnobs, NameAndJsonRoundTrip) {
+  LaunchKnobs k;
+  EXPECT_EQ(k.suffix(), "");
+  k.group_m = 8;
+  k.splits = 4;
+  EXPECT_EQ(KernelCandidate(KernelConfig{}, k).name(), KernelConfig{}.name() + "_g8_k4");
+  EXPECT_EQ(LaunchKnobs::from_json(k.to_json()), k);
+  EXPECT_EQ(LaunchKnobs::from_json(nlohmann::json::object()), LaunchKnobs{});
+  EXPECT_THROW(LaunchKnobs::from_json({{"splits", 0}}), Error);
+  EXPECT_THROW(LaunchKnobs::from_json({{"splits", kMaxSplits + 1}}), Error);
+  EXPECT_THROW(LaunchKnobs::from_json({{"group_m", -1}}), Error);
+  EXPECT_THROW(LaunchKnobs::from_json({{"splits", "four"}}), Error);
+}
+
+TEST(SplitK, PartsAreClampedAndTheWorkspaceCountsEverySlot) {
+  KernelConfig c;  // 128x128, two cooperative consumers: two row parts per tile
+  EXPECT_EQ(effective_splits(c, 16384, 8), 8);
+  EXPECT_EQ(effective_splits(c, 100, 8), 2);  // two K blocks of 64
+  EXPECT_EQ(effective_splits(c, 8, 8), 1);
+  EXPECT_EQ(splitk_workspace_bytes(c, 4096, 4096, 16384, 1), 0u);
+  EXPECT_EQ(splitk_workspace_bytes(c, 64, 64, 64, 4), 0u);  // one K block: nothing to split
+  // 3x2 tiles x 2 parts = 12 counters (padded to 64 words), then 12 x 4 slots of 64 f32 pairs
+  // per thread... 64 accumulators x 128 threads x 4 bytes each.
+  EXPECT_EQ(splitk_workspace_bytes(c, 300, 200, 16384, 4), size_t(64 * 4 + 12 * 4 * 64 * 128 * 4));
+  KernelConfig pp = c;
+  pp.mode = ConsumerMode::pingpong;  // one warpgroup owns the whole tile: 128 accumulators
+  EXPECT_EQ(splitk_workspace_bytes(pp, 300, 200, 16384, 4), size_t(64 * 4 + 6 * 4 * 128 * 128 * 4));
+  KernelConfig cl = c;
+  cl.cluster_m = 2;
+  cl.multicast = true;  // tiles padded to whole clusters: 4x2 tiles
+  EXPECT_EQ(splitk_workspace_bytes(cl, 300, 200, 16384, 4), size_t(64 * 4 + 16 * 4 * 64 * 128 * 4));
 }
 
 TEST(JitSource, NamesTheInstantiation) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include "search/results_db.hpp"
@@ -91,6 +92,138 @@ TEST(ResultsDb, FailedVerdictsAreRecordedWithoutTiming) {
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->verdict, "fail: 12 elements NaN");
   EXPECT_FALSE(back->median_us.has_value());
+}
+
+}  // namespace
+}  // namespace gemmforge
+
+namespace gemmforge {
+namespace {
+
+struct DbFile {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("gemmforge_db_test2_" + std::to_string(getpid()) + "_" +
+                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::path file = dir / "tune.sqlite";
+  DbFile() {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  ~DbFile() { std::filesystem::remove_all(dir); }
+};
+
+DbEnvironment env() { return {"NVIDIA H200", "sm_90a", "abc123", "580.159.04", "13.0"}; }
+
+TEST(ResultsDb, DecisionsRunsAndCandidatesRoundTrip) {
+  DbFile f;
+  {
+    ResultsDb db(f.file, env());
+    db.begin_run("gemmforge tune --shape 64x64x64", R"({"gpu": "NVIDIA H200", "sm_clock_mhz_at_start": 1980})", "{}");
+    db.add_candidate("sm90_x_k4", R"({"config": {}, "launch": {"splits": 4}})");
+    db.add_candidate("sm90_x_k4", "ignored: a name is added once");
+    Decision d;
+    d.shape = {64, 64, 4096};
+    d.layout = Layout::nn;
+    d.served = "cublaslt";
+    d.outcome = "tie";
+    d.best = "sm90_x_k4";
+    d.best_us = 6.1;
+    d.baseline_us = 6.2;
+    d.speedup = 6.2 / 6.1;
+    d.tie_band = 0.02;
+    d.budget = 16;
+    db.record_decision(d);
+    Measurement m;
+    m.shape = d.shape;
+    m.layout = Layout::nn;
+    m.impl = "gemmforge";
+    m.config = "sm90_x_k4";
+    m.mode = "estimate";
+    m.verdict = "fail: worker killed by signal 11 (Segmentation fault)";
+    m.note = "seed";
+    db.record(m);
+    db.finish_run(R"({"problems": 1})");
+  }
+  ResultsDb db(f.file, env());
+  EXPECT_EQ(db.candidate_json("sm90_x_k4").value(), R"({"config": {}, "launch": {"splits": 4}})");
+  EXPECT_FALSE(db.candidate_json("other").has_value());
+  const auto d = db.decision({64, 64, 4096}, Layout::nn, Accum::f32);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->outcome, "tie");
+  EXPECT_EQ(d->served, "cublaslt");
+  EXPECT_EQ(d->best, "sm90_x_k4");
+  EXPECT_DOUBLE_EQ(*d->best_us, 6.1);
+  EXPECT_DOUBLE_EQ(d->tie_band, 0.02);
+  EXPECT_EQ(d->budget, 16);
+  EXPECT_FALSE(d->runner_up_us.has_value());
+  EXPECT_EQ(db.decisions().size(), 1u);
+  const auto ms = db.measurements_of({64, 64, 4096}, Layout::nn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].note, "seed");
+  EXPECT_EQ(ms[0].verdict, "fail: worker killed by signal 11 (Segmentation fault)");
+  EXPECT_TRUE(db.measurements_of({64, 64, 4096}, Layout::tn, Accum::f32, "gemmforge", "estimate").empty());
+}
+
+TEST(ResultsDb, CheckFileRefusesWhatItCannotUseWithoutTouchingIt) {
+  DbFile f;
+  EXPECT_NO_THROW(ResultsDb::check_file(f.dir / "new.sqlite"));  // made on first use
+  EXPECT_FALSE(std::filesystem::exists(f.dir / "new.sqlite"));
+  std::ofstream(f.dir / "notes.txt") << "not a database\n";
+  EXPECT_THROW(ResultsDb::check_file(f.dir / "notes.txt"), Error);
+  { ResultsDb db(f.file, env()); }
+  EXPECT_NO_THROW(ResultsDb::check_file(f.file));
+  // Someone else's SQLite database.
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open((f.dir / "other.sqlite").c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "CREATE TABLE recipes (name TEXT)", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(raw);
+  EXPECT_THROW(ResultsDb::check_file(f.dir / "other.sqlite"), Error);
+  EXPECT_THROW(ResultsDb(f.dir / "other.sqlite", env()), Error);
+  // A newer gemmforge's database.
+  ASSERT_EQ(sqlite3_open(f.file.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE meta SET value = '99' WHERE key = 'gemmforge_schema'", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  try {
+    ResultsDb::check_file(f.file);
+    FAIL() << "accepted a newer schema";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("newer gemmforge"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ResultsDb, AVersionOneDatabaseIsUpgradedAndKeepsItsResults) {
+  DbFile f;
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(f.file.c_str(), &raw), SQLITE_OK);
+  const char* v1 =
+      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+      "INSERT INTO meta VALUES ('gemmforge_schema', '1');"
+      "CREATE TABLE environments (id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, gpu TEXT, arch TEXT, "
+      "kernel_source_hash TEXT, driver TEXT, cuda TEXT, first_seen TEXT DEFAULT CURRENT_TIMESTAMP);"
+      "INSERT INTO environments (id, key, gpu, arch, kernel_source_hash) "
+      "VALUES (1, 'NVIDIA H200|sm_90a|abc123', 'NVIDIA H200', 'sm_90a', 'abc123');"
+      "CREATE TABLE measurements (id INTEGER PRIMARY KEY, env INTEGER NOT NULL REFERENCES environments(id), "
+      "M INTEGER, N INTEGER, K INTEGER, layout TEXT, acc TEXT, impl TEXT, config TEXT, mode TEXT, verdict TEXT, "
+      "median_us REAL, spread REAL, at TEXT DEFAULT CURRENT_TIMESTAMP);"
+      "INSERT INTO measurements (env, M, N, K, layout, acc, impl, config, mode, verdict, median_us) "
+      "VALUES (1, 64, 64, 64, 'tn', 'f32', 'gemmforge', 'old', 'gpu', 'pass', 3.5);"
+      "CREATE TABLE winners (env INTEGER NOT NULL, M INTEGER, N INTEGER, K INTEGER, layout TEXT, acc TEXT, "
+      "config TEXT, speedup REAL, PRIMARY KEY (env, M, N, K, layout, acc));"
+      "INSERT INTO winners VALUES (1, 64, 64, 64, 'tn', 'f32', 'old', 1.1);";
+  ASSERT_EQ(sqlite3_exec(raw, v1, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(raw);
+  ResultsDb db(f.file, env());
+  const auto m = db.find({64, 64, 64}, Layout::tn, Accum::f32, "gemmforge", "old", "gpu");
+  ASSERT_TRUE(m.has_value());
+  EXPECT_DOUBLE_EQ(*m->median_us, 3.5);
+  EXPECT_EQ(db.winner({64, 64, 64}, Layout::tn, Accum::f32).value(), "old");
+  Decision d;
+  d.shape = {64, 64, 128};
+  d.served = "cublaslt";
+  d.outcome = "loss";
+  db.record_decision(d);
+  EXPECT_EQ(db.decision({64, 64, 128}, Layout::tn, Accum::f32)->outcome, "loss");
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "core/records.hpp"
+#include "core/shape.hpp"
+#include "jit/cache_key.hpp"
 #include "runtime/table.hpp"
 
 namespace gemmforge {
@@ -55,6 +58,47 @@ TEST(Table, LooksUpExactShapesThenClassRules) {
   const Table again = table_from_json(t.to_json(), kHere);
   EXPECT_EQ(again.exact.size(), t.exact.size());
   EXPECT_EQ(again.rules.size(), t.rules.size());
+}
+
+TEST(Table, KeepsHowAKernelIsLaunched) {
+  auto j = good_table();
+  j["entries"][0]["launch"] = {{"splits", 4}, {"group_m", 2}};
+  const Table t = table_from_json(j, kHere);
+  const auto e = t.lookup({4096, 4096, 4096}, Layout::tn, Accum::f32);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->knobs.splits, 4);
+  EXPECT_EQ(e->knobs.group_m, 2);
+  EXPECT_EQ(table_from_json(t.to_json(), kHere).lookup({4096, 4096, 4096}, Layout::tn, Accum::f32)->knobs, e->knobs);
+  j["entries"][0]["launch"] = {{"splits", 0}};
+  EXPECT_NE(refusal(j).find("splits"), std::string::npos) << refusal(j);
+}
+
+// The shipped table is served only with the kernel sources it was tuned on: a kernel edit without
+// a re-tune would make every H200 handle refuse it. This catches that before it ships.
+TEST(Table, TheShippedH200TableMatchesTheKernelSourcesAndCoversTheGrid) {
+  const std::filesystem::path root = GEMMFORGE_SOURCE_DIR;
+  std::ifstream in(root / "tables" / "h200.json");
+  ASSERT_TRUE(in) << "tables/h200.json is missing";
+  const auto j = nlohmann::json::parse(in);
+  const std::string here = jit::include_dirs_fingerprint({(root / "kernels").string()});
+  ASSERT_EQ(j.at("kernel_source_hash").get<std::string>(), here)
+      << "kernels/ changed since tables/h200.json was tuned: re-run gemmforge tune (scripts/gpu_round.sh tune)";
+  const Table t = load_table(root / "tables" / "h200.json", {j.at("gpu"), j.at("arch"), here});
+  size_t grid = 0;
+  for (const auto& s : read_shape_file(root / "shapes" / "grid.txt"))
+    for (Layout l : {Layout::nn, Layout::tn}) grid += t.exact.count({s.M, s.N, s.K, l, Accum::f32});
+  EXPECT_EQ(grid, 2000u);  // every grid shape in both layouts
+}
+
+TEST(Table, KeepsTheAutotunedCublasLtAlgorithm) {
+  auto j = good_table();
+  j["entries"][1]["cublaslt_algo"] = 3;  // 64x64x64 is served by cuBLASLt
+  const Table t = table_from_json(j, kHere);
+  EXPECT_EQ(t.lookup({64, 64, 64}, Layout::tn, Accum::f32)->cublaslt_algo, 3);
+  EXPECT_EQ(table_from_json(t.to_json(), kHere).lookup({64, 64, 64}, Layout::tn, Accum::f32)->cublaslt_algo, 3);
+  EXPECT_EQ(t.lookup({4096, 4096, 4096}, Layout::tn, Accum::f32)->cublaslt_algo, -1);
+  j["entries"][1]["cublaslt_algo"] = kLtHeuristicCount;
+  EXPECT_NE(refusal(j).find("cublaslt_algo"), std::string::npos) << refusal(j);
 }
 
 TEST(Table, ForeignTablesAreRefusedWithTheReason) {

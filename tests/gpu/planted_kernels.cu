@@ -29,16 +29,43 @@ __global__ void naive_gemm(const __half* A, const __half* B, __half* C, int64_t 
   if (flaw == Flaw::write_past_end && row == 0 && col == 0) C[M * N] = __float2half(0.f);
 }
 
+// The kernels of the flaws that take the worker down.
+// The null page is never mapped on the device either.
+__global__ void write_wild() { reinterpret_cast<__half*>(uintptr_t(16))[threadIdx.x] = __float2half(1.f); }
+__global__ void trap_now() { __trap(); }
+__global__ void spin_on(const volatile unsigned* flag) {
+  while (*flag == 0) {
+  }
+}
+
 class Planted final : public GemmImpl {
  public:
   Planted(Flaw f, DeviceContext& ctx) : flaw_(f), ctx_(ctx) {}
   ~Planted() override {
     for (auto& [key, buf] : cache_) cudaFree(buf);
+    if (flag_) cudaFree(flag_);
   }
   std::string name() const override { return "planted"; }
-  void prepare(const Problem& p, const std::vector<Operands>&) override { p_ = p; }
+  void prepare(const Problem& p, const std::vector<Operands>&) override {
+    p_ = p;
+    if (flaw_ == Flaw::hang && !flag_) {
+      GF_CUDA(cudaMalloc(&flag_, sizeof(unsigned)));
+      GF_CUDA(cudaMemset(flag_, 0, sizeof(unsigned)));
+    }
+  }
 
   void run(const Operands& o) override {
+    switch (flaw_) {
+      case Flaw::illegal_address: write_wild<<<1, 32, 0, ctx_.stream()>>>(); GF_CHECK_LAUNCH(); return;
+      case Flaw::device_trap: trap_now<<<1, 1, 0, ctx_.stream()>>>(); GF_CHECK_LAUNCH(); return;
+      case Flaw::hang: spin_on<<<1, 1, 0, ctx_.stream()>>>(flag_); GF_CHECK_LAUNCH(); return;
+      case Flaw::host_crash: {
+        volatile int* nowhere = nullptr;
+        *nowhere = 1;
+        return;
+      }
+      default: break;
+    }
     const auto& s = p_.shape;
     const size_t bytes = size_t(s.M * s.N) * sizeof(__half);
     if (flaw_ == Flaw::cache_by_address) {
@@ -74,6 +101,7 @@ class Planted final : public GemmImpl {
   DeviceContext& ctx_;
   Problem p_;
   std::map<std::tuple<const void*, const void*, const void*>, void*> cache_;
+  unsigned* flag_ = nullptr;
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Deliberately wrong GEMM implementations: the correctness gate must reject every one of them,
-// and accept the unflawed version of the same naive kernel.
+// and accept the unflawed version of the same naive kernel. The last few do worse than compute
+// wrong results: the tuner's worker process must survive them (tests/gpu/test_tune.cpp).
 #pragma once
 #include <memory>
 
@@ -14,6 +15,11 @@ enum class Flaw {
   write_past_end,    // correct result, plus one element written just past C
   cache_by_address,  // computes once per (A, B, C) address triple, then replays the cached C
   leave_thread,      // correct result, but starts a thread that outlives the call
+  // For the tuner's worker isolation (they take the process or its CUDA context down):
+  illegal_address,   // writes through a wild device pointer (a sticky CUDA error)
+  device_trap,       // executes a trap instruction
+  hang,              // spins forever on a flag nobody sets
+  host_crash,        // dereferences a null host pointer in the call (SIGSEGV)
 };
 
 std::unique_ptr<GemmImpl> make_planted(Flaw, DeviceContext&);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "core/records.hpp"
@@ -51,10 +52,10 @@ std::filesystem::path write_table(const DeviceContext& ctx, const std::string& g
   KernelConfig nn = tn;
   nn.layout = Layout::nn;
   for (const Shape& s : {Shape{4096, 4096, 4096}, Shape{77, 1000, 4104}, Shape{4095, 12289, 64}}) {
-    t.exact[{s.M, s.N, s.K, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0};
-    t.exact[{s.M, s.N, s.K, Layout::nn, Accum::f32}] = TableEntry{nn, 1.0};
+    t.exact[{s.M, s.N, s.K, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0, {}};
+    t.exact[{s.M, s.N, s.K, Layout::nn, Accum::f32}] = TableEntry{nn, 1.0, {}};
   }
-  t.rules[{ShapeClass::large, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0};
+  t.rules[{ShapeClass::large, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0, {}};
   const auto path = std::filesystem::temp_directory_path() / ("gemmforge_runtime_table_" + gpu_name.substr(0, 6) + ".json");
   write_file_atomically(path, t.to_json().dump(1));
   return path;
@@ -72,7 +73,7 @@ void expect_gate_passes(Handle& h, DeviceContext& ctx, const Shape& s, Layout l,
 
 TEST(Runtime, WithoutATableEveryShapeGoesToCublasLtAndPassesTheGate) {
   GF_REQUIRE_GPU(ctx);
-  Handle h(HandleOptions{"", true});
+  Handle h(HandleOptions{"none", true});
   EXPECT_NE(h.table_status().find("no table"), std::string::npos) << h.table_status();
   for (const Shape& s : {Shape{1, 1, 8}, Shape{7, 77, 1000}, Shape{77, 4095, 1}, Shape{1000, 1000, 1000}})
     for (Layout l : {Layout::nn, Layout::tn}) expect_gate_passes(h, *ctx, s, l, "cublaslt");
@@ -99,9 +100,32 @@ TEST(Runtime, AForeignTableIsRefusedAndEverythingStillWorks) {
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::tn, "cublaslt");
 }
 
+// With no table named, a handle takes the one shipped for its GPU model (tables/h200.json on an
+// H200); the kernels that table names pass the gate through hgemm.
+TEST(Runtime, TheShippedTableServesItsShapes) {
+  GF_REQUIRE_GPU(ctx);
+  if (std::getenv("GEMMFORGE_TABLE")) GTEST_SKIP() << "GEMMFORGE_TABLE overrides the shipped table";
+  Handle h;
+  if (ctx->info().name.find("H200") == std::string::npos) {
+    EXPECT_NE(h.table_status().find("no table"), std::string::npos) << h.table_status();
+    return;
+  }
+  ASSERT_NE(h.table_status().find("h200.json"), std::string::npos) << h.table_status();
+  const auto shipped = nlohmann::json::parse(std::ifstream(find_data_file("tables/h200.json")));
+  int served = 0;
+  for (const auto& e : shipped.at("entries")) {
+    if (e.at("config").is_string() || served == 6) continue;
+    const Shape s{e.at("M").get<int64_t>(), e.at("N").get<int64_t>(), e.at("K").get<int64_t>()};
+    if (s.M * s.N * s.K > (int64_t(1) << 33)) continue;  // keep the test quick
+    expect_gate_passes(h, *ctx, s, parse_layout(e.at("layout").get<std::string>()), "gemmforge");
+    ++served;
+  }
+  EXPECT_GT(served, 0);
+}
+
 TEST(Runtime, ACallCapturedInAGraphReplaysTheSameResult) {
   GF_REQUIRE_GPU(ctx);
-  Handle h(HandleOptions{ctx->info().cc_major == 9 ? write_table(*ctx, ctx->info().name).string() : "", true});
+  Handle h(HandleOptions{ctx->info().cc_major == 9 ? write_table(*ctx, ctx->info().name).string() : "none", true});
   for (const Shape& s : {Shape{4096, 4096, 4096}, Shape{1000, 1000, 1000}}) {
     ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
     buf.fill_for_timing(7, ctx->stream());

@@ -2,6 +2,7 @@
 // sample of configurations. Needs an sm_90 GPU; skips elsewhere.
 #include <gtest/gtest.h>
 
+#include "eval/cuda_check.hpp"
 #include "eval/verify.hpp"
 #include "gpu_test_env.hpp"
 #include "jit/kernel_cache.hpp"
@@ -57,6 +58,12 @@ std::vector<KernelConfig> sample_configs() {
     c.layout = Layout::nn;
     if (is_valid(c)) out.push_back(c);
   }
+  for (const Knobs& k : std::vector<Knobs>{{64, 64, 6, 1}, {128, 32, 6, 2}, {256, 128, 4, 2, Accum::f16},
+                                           {128, 64, 4, 2, Accum::f32, ConsumerMode::pingpong, 2, 1}}) {
+    KernelConfig c = make(k);  // swap-AB: C's N on the tile's rows, M on wgmma's N
+    c.swap_ab = true;
+    out.push_back(c);
+  }
   for (const auto& c : out) EXPECT_TRUE(is_valid(c)) << c.name() << ": " << validity_problems(c)[0];
   return out;
 }
@@ -109,6 +116,146 @@ TEST(Sm90Kernel, NonPersistentLaunchGivesTheSameAnswer) {
     const Verdict v = gate.check({{&k, Layout::tn}})[0];
     EXPECT_TRUE(v.passed()) << cfg.name() << ": " << v.text();
   }
+}
+
+// Split-K parts of a tile on different CTAs (and on ping-pong warpgroups, and in clusters), for
+// tall-K and odd shapes, persistent and not; more parts than K blocks are clamped.
+std::vector<KernelConfig> split_k_configs() {
+  using enum ConsumerMode;
+  std::vector<KernelConfig> out;
+  for (const Knobs& k : std::vector<Knobs>{
+           {128, 128, 4, 2},
+           {64, 64, 8, 1},
+           {128, 128, 4, 2, Accum::f32, pingpong, 1, 1, true},
+           {128, 256, 3, 2, Accum::f32, cooperative, 2, 1, true},
+           {192, 96, 4, 1, Accum::f32, cooperative, 1, 2, false},
+           {128, 256, 4, 2, Accum::f16},
+       })
+    out.push_back(make(k));
+  KernelConfig nn = make({128, 128, 4, 2});
+  nn.layout = Layout::nn;
+  out.push_back(nn);
+  KernelConfig swap = make({128, 64, 6, 2});
+  swap.swap_ab = true;
+  out.push_back(swap);
+  return out;
+}
+
+// Split-K (2, 5, 16 parts) and stream-K (shown as 0 parts below) on tall-K, odd and
+// partial-wave shapes: every tile reduced from several CTAs' partial sums.
+TEST(Sm90Kernel, SplitKAndStreamKPassTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const std::vector<Shape> shapes = {{64, 64, 16384}, {7, 77, 4104},     {77, 1000, 4104}, {1, 1, 8},
+                                     {1000, 7, 1000}, {512, 512, 8192}, {130, 200, 16384}, {2112, 3000, 1024}};
+  for (const auto& cfg : split_k_configs()) {
+    const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+    ASSERT_TRUE(compiled.ok) << cfg.name() << "\n" << compiled.log;
+    auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+    for (const Shape& s : shapes)
+      for (int splits : {2, 5, 16, 0})
+        for (bool persistent : {true, false}) {
+          const Problem problem{s, cfg.layout, cfg.acc};
+          if (!why_not_supported(cfg, problem).empty()) continue;
+          LaunchKnobs knobs;
+          knobs.splits = splits > 0 ? splits : 1;
+          knobs.stream_k = splits == 0;
+          knobs.persistent = persistent;
+          knobs.pdl = splits == 5;  // programmatic dependent launch on some of them
+          knobs.sliced_reduction = splits != 16;  // and the last-arriver sum on others
+          if (!launch_problem(cfg, knobs).empty()) continue;  // stream-K: persistent, no clusters
+          ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+          Sm90Kernel k(*ctx, cfg, knobs, loaded);
+          k.prepare(problem, {buf.guarded()});
+          if (splits > 0) {
+            EXPECT_EQ(k.workspace_bytes() > 0, effective_splits(cfg, s.K, splits) > 1);
+          }
+          CorrectnessGate gate(*ctx, buf, cfg.acc, GateOptions{});
+          const std::vector<Candidate> cands = {{&k, cfg.layout}};
+          const std::string what = k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")";
+          const Verdict v = gate.check(cands)[0];
+          EXPECT_TRUE(v.passed()) << what << ": " << v.text();
+          for (int i = 0; i < 3; ++i) k.run(buf.guarded());
+          const Verdict again = gate.recheck_after_timing(cands)[0];
+          EXPECT_TRUE(again.passed()) << what << ": " << again.text();
+        }
+  }
+}
+
+// The parts of a tile are added in slot order whichever finishes last: the bits of C repeat.
+TEST(Sm90Kernel, SplitKAndStreamKAreDeterministic) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const KernelConfig cfg = make({128, 128, 4, 2});
+  const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+  ASSERT_TRUE(compiled.ok) << compiled.log;
+  auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+  for (bool stream_k : {false, true}) {
+    const Shape s = stream_k ? Shape{2112, 3000, 4096} : Shape{256, 384, 16384};
+    ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+    buf.fill_for_timing(7, ctx->stream());
+    LaunchKnobs knobs;
+    knobs.splits = stream_k ? 1 : 8;
+    knobs.stream_k = stream_k;
+    Sm90Kernel k(*ctx, cfg, knobs, loaded);
+    k.prepare(Problem{s, Layout::tn, cfg.acc}, {buf.guarded()});
+    const size_t n = size_t(s.M * s.N);
+    std::vector<unsigned short> first(n), again(n);
+    k.run(buf.guarded());
+    GF_CUDA(cudaMemcpyAsync(first.data(), buf.guarded().C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    for (int trial = 0; trial < 20; ++trial) {
+      GF_CUDA(cudaMemsetAsync(buf.guarded().C, 0xFF, n * 2, ctx->stream()));
+      k.run(buf.guarded());
+      GF_CUDA(cudaMemcpyAsync(again.data(), buf.guarded().C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
+      GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+      ASSERT_EQ(first, again) << k.note() << ": run " << trial << " differs";
+    }
+  }
+}
+
+// Programmatic dependent launch: a GEMM whose A is the previous GEMM's C must still wait for it.
+// The first is made slow (long K) and its output poisoned before each run, so a missing wait
+// shows as NaN or stale values in the second's result.
+TEST(Sm90Kernel, DependentLaunchWaitsForThePreviousKernel) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const KernelConfig cfg = make({128, 128, 4, 2});
+  const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+  ASSERT_TRUE(compiled.ok) << compiled.log;
+  auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+  const Shape first_shape{256, 512, 16384}, second_shape{256, 384, 512};  // second's K = first's N
+  ShapeBuffers first(first_shape, false, ctx->info().l2_bytes, ctx->stream());
+  ShapeBuffers second(second_shape, false, ctx->info().l2_bytes, ctx->stream());
+  first.fill_for_timing(3, ctx->stream());
+  second.fill_for_timing(4, ctx->stream());
+  const Operands o1 = first.guarded();
+  const Operands o2{o1.C, second.guarded().B, second.guarded().C};
+  const size_t n = size_t(second_shape.M * second_shape.N);
+  auto chain = [&](bool pdl) {
+    LaunchKnobs knobs;
+    knobs.pdl = pdl;
+    Sm90Kernel k1(*ctx, cfg, knobs, loaded), k2(*ctx, cfg, knobs, loaded);
+    k1.prepare(Problem{first_shape, Layout::tn, Accum::f32}, {o1});
+    k2.prepare(Problem{second_shape, Layout::tn, Accum::f32}, {o2});
+    std::vector<unsigned short> out(n);
+    for (int i = 0; i < 5; ++i) {
+      GF_CUDA(cudaMemsetAsync(o1.C, 0xFF, size_t(first_shape.M * first_shape.N) * 2, ctx->stream()));
+      k1.run(o1);
+      k2.run(o2);
+    }
+    GF_CUDA(cudaMemcpyAsync(out.data(), o2.C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    return out;
+  };
+  const auto plain = chain(false), programmatic = chain(true);
+  size_t nan = 0;
+  for (unsigned short h : plain) nan += (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0;
+  ASSERT_EQ(nan, 0u) << "the plain chain itself read poisoned input";
+  EXPECT_EQ(plain, programmatic);
 }
 
 TEST(Sm90Kernel, RefusesWhatTmaCannotTake) {

@@ -1,0 +1,165 @@
+// Reducing a tile whose K range several units computed (split-K parts, or stream-K shares),
+// inside one launch and deterministically: every element is summed in slot order 0, 1, ...,
+// whichever unit finishes first. Every unit first writes its partial sums to its own slot of a
+// workspace and arrives on the tile's counter. Then either
+//   - sliced: every unit waits until all have arrived, sums one slice of the tile's elements and
+//     stores it, so no SM reads more than about one partial tile; every unit of a tile must be
+//     resident at once, which a persistent grid guarantees (the host's rule); or
+//   - last: the unit that arrives last sums every slot and stores the whole tile; nobody waits, so
+//     it suits any launch, at the cost of one SM reading all partial tiles.
+// The last to leave resets the counters to zero for the next launch.
+//
+// Workspace (zeroed once when allocated; every launch leaves its counters at zero again):
+//   counters: arrivals, then departures, one u32 each per (reduced tile, warpgroup part), padded
+//             to 256 bytes;
+//   partials: per (reduced tile, part) `slots_per_tile` slots of kSlotPairs 64-bit pairs, in
+//             which a warpgroup's thread t keeps its accumulator pairs at t, t + 128, ...
+// The host sizes it with the same formula (src/core/kernel_config.cpp).
+#pragma once
+#include "ptx/global.cuh"
+#include "ptx/named_barrier.cuh"
+#include "sm90/epilogue.cuh"
+#include "sm90/hgemm_traits.cuh"
+
+namespace gemmforge::sm90 {
+
+template <class T>
+struct SplitK {
+  using AccReg = typename T::AccReg;
+  using Acc = AccReg[T::kMmaM][T::Mma::kRegs];
+  // Warpgroups that each own a slice of a tile's rows (cooperative) or the whole tile (ping-pong).
+  static constexpr int kPartsPerTile = T::kPingPong ? 1 : T::kConsumers;
+  static constexpr int kPairs = T::kMmaM * T::Mma::kRegs / 2;  // 64-bit accumulator pairs per thread
+  static constexpr int kSlotPairs = kPairs * 128;
+  // Loads in flight in a sum: kChunk pairs of kBatch slots at once (small tiles have registers to
+  // spare; large ones must stay near their accumulators: with every pair's load in flight at
+  // once the compiler spilled them).
+  static constexpr int kChunk = kPairs <= 32 && kPairs % 16 == 0 ? 16 : (kPairs % 8 == 0 ? 8 : (kPairs % 4 == 0 ? 4 : 2));
+  static constexpr int kBatch = kPairs <= 32 ? 4 : (kPairs <= 64 ? 2 : 1);
+  static constexpr int kSliceChunk = kPairs <= 64 ? 4 : 2, kSliceBatch = kPairs <= 32 ? 8 : (kPairs <= 64 ? 4 : 2);
+  static_assert(T::Mma::kRegs % 2 == 0 && kPairs % kChunk == 0, "accumulators are moved in pairs");
+
+  // Pair c of a thread's accumulators (registers 2p and 2p + 1 of wgmma tile c / (kRegs / 2)).
+  static __device__ AccReg& pair_lo(Acc& acc, int c) { return acc[c / (T::Mma::kRegs / 2)][c % (T::Mma::kRegs / 2) * 2]; }
+  static __device__ AccReg& pair_hi(Acc& acc, int c) { return acc[c / (T::Mma::kRegs / 2)][c % (T::Mma::kRegs / 2) * 2 + 1]; }
+
+  static __device__ int counter_words(int tile_parts) { return (2 * tile_parts + 63) / 64 * 64; }
+  static __device__ ptx::u32* arrivals(ptx::u32* workspace, int tile_part) { return workspace + tile_part; }
+  static __device__ ptx::u32* departures(ptx::u32* workspace, int tile_parts, int tile_part) {
+    return workspace + tile_parts + tile_part;
+  }
+  // Slot 0 of (reduced tile, part) `tile_part`, at this thread's first pair.
+  static __device__ ptx::u64* slots(ptx::u32* workspace, int tile_parts, int slots_per_tile, int tile_part) {
+    return reinterpret_cast<ptx::u64*>(workspace + counter_words(tile_parts)) +
+           size_t(tile_part) * slots_per_tile * kSlotPairs + threadIdx.x % 128;
+  }
+
+  static __device__ ptx::u64 pack(AccReg lo, AccReg hi) {
+    if constexpr (T::kF32Acc) return ptx::u64(__float_as_uint(lo)) | (ptx::u64(__float_as_uint(hi)) << 32);
+    else return ptx::u64(lo) | (ptx::u64(hi) << 32);
+  }
+  static __device__ void set(AccReg& lo, AccReg& hi, ptx::u64 v) {
+    if constexpr (T::kF32Acc) lo = __uint_as_float(ptx::u32(v)), hi = __uint_as_float(ptx::u32(v >> 32));
+    else lo = ptx::u32(v), hi = ptx::u32(v >> 32);
+  }
+  static __device__ void add(AccReg& lo, AccReg& hi, ptx::u64 v) {
+    if constexpr (T::kF32Acc) lo += __uint_as_float(ptx::u32(v)), hi += __uint_as_float(ptx::u32(v >> 32));
+    else lo = ptx::add_f16x2(lo, ptx::u32(v)), hi = ptx::add_f16x2(hi, ptx::u32(v >> 32));
+  }
+
+  // This unit's accumulators into its slot; then the warpgroup arrives (thread 0). The barrier
+  // orders every thread's stores before thread 0's release at gpu scope (release is cumulative).
+  static __device__ ptx::u32 publish(Acc& acc, ptx::u32* arrive, ptx::u64* slots, int slot, ptx::u32 barrier) {
+    using namespace ptx;
+    u64* mine = slots + size_t(slot) * kSlotPairs;
+#pragma unroll
+    for (int c = 0; c < kPairs; ++c) store_global_l2(mine + c * 128, pack(pair_lo(acc, c), pair_hi(acc, c)));
+    named_barrier_sync(barrier, 128);
+    return threadIdx.x % 128 == 0 ? atomic_add_gpu(arrive, 1u) : 0u;
+  }
+
+  // The last unit to leave resets both counters (every unit has seen all arrivals by then).
+  static __device__ void depart(ptx::u32* arrive, ptx::u32* departed, int parts) {
+    if (threadIdx.x % 128 == 0 && ptx::atomic_add_gpu(departed, 1u) == ptx::u32(parts - 1)) {
+      *arrive = 0u;
+      *departed = 0u;
+    }
+  }
+
+  // Sliced: publishes, waits for the tile's other units, then sums and stores its slice — pairs
+  // [slot·kPairs/parts, (slot+1)·kPairs/parts) of every thread (each thread's pairs map to its own
+  // places in the tile, the same in every unit). Persistent launches only.
+  static __device__ void reduce_sliced(Acc& acc, ptx::u32* workspace, int tile_parts, int slots_per_tile,
+                                       int tile_part, int slot, int parts, ptx::u32 barrier, ptx::u16* C, int M, int N,
+                                       int row0, int col0) {
+    using namespace ptx;
+    u32* arrive = arrivals(workspace, tile_part);
+    const u64* all = slots(workspace, tile_parts, slots_per_tile, tile_part);
+    publish(acc, arrive, slots(workspace, tile_parts, slots_per_tile, tile_part), slot, barrier);
+    if (threadIdx.x % 128 == 0)
+      while (load_acquire_gpu(arrive) < u32(parts)) nanosleep(32);
+    named_barrier_sync(barrier, 128);
+    const int begin = slot * kPairs / parts, end = (slot + 1) * kPairs / parts;
+    for (int c0 = begin; c0 < end; c0 += kSliceChunk) {
+      AccReg lo[kSliceChunk], hi[kSliceChunk];
+      for (int s0 = 0; s0 < parts; s0 += kSliceBatch) {
+        u64 v[kSliceBatch][kSliceChunk];
+#pragma unroll
+        for (int b = 0; b < kSliceBatch; ++b)
+#pragma unroll
+          for (int i = 0; i < kSliceChunk; ++i)
+            v[b][i] = s0 + b < parts && c0 + i < end ? load_global_l2(all + size_t(s0 + b) * kSlotPairs + (c0 + i) * 128) : 0ull;
+#pragma unroll
+        for (int b = 0; b < kSliceBatch; ++b)
+#pragma unroll
+          for (int i = 0; i < kSliceChunk; ++i) {
+            if (s0 + b == 0) set(lo[i], hi[i], v[b][i]);
+            else if (s0 + b < parts) add(lo[i], hi[i], v[b][i]);
+          }
+      }
+#pragma unroll
+      for (int i = 0; i < kSliceChunk; ++i)
+        if (c0 + i < end) store_accumulator_pair<T>(c0 + i, lo[i], hi[i], C, M, N, row0, col0);
+    }
+    depart(arrive, departures(workspace, tile_parts, tile_part), parts);
+  }
+
+  // Last: publishes; returns true (with `acc` holding the whole tile's sums) in the warpgroup
+  // that arrived last, which then stores the tile; false elsewhere. flag: one shared word of
+  // this warpgroup.
+  static __device__ bool reduce_last(Acc& acc, ptx::u32* workspace, int tile_parts, int slots_per_tile, int tile_part,
+                                     int slot, int parts, ptx::u32* flag, ptx::u32 barrier) {
+    using namespace ptx;
+    u32* arrive = arrivals(workspace, tile_part);
+    u64* all = slots(workspace, tile_parts, slots_per_tile, tile_part);
+    const u32 before = publish(acc, arrive, all, slot, barrier);
+    if (threadIdx.x % 128 == 0) {
+      const bool last = before == u32(parts - 1);
+      if (last) *arrive = 0u;  // nobody else touches it again in this launch
+      *flag = last ? 1u : 0u;
+    }
+    named_barrier_sync(barrier, 128);
+    if (*flag == 0u) return false;
+#pragma unroll
+    for (int c0 = 0; c0 < kPairs; c0 += kChunk) {
+#pragma unroll
+      for (int c = c0; c < c0 + kChunk; ++c) set(pair_lo(acc, c), pair_hi(acc, c), load_global_l2(all + c * 128));
+      for (int s0 = 1; s0 < parts; s0 += kBatch) {
+        u64 v[kBatch][kChunk];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+#pragma unroll
+          for (int c = 0; c < kChunk; ++c)
+            v[b][c] = s0 + b < parts ? load_global_l2(all + size_t(s0 + b) * kSlotPairs + (c0 + c) * 128) : 0ull;
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+          if (s0 + b < parts)
+#pragma unroll
+            for (int c = 0; c < kChunk; ++c) add(pair_lo(acc, c0 + c), pair_hi(acc, c0 + c), v[b][c]);
+      }
+    }
+    return true;
+  }
+};
+
+}  // namespace gemmforge::sm90

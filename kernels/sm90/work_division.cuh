@@ -1,0 +1,53 @@
+// How stream-K deals K iterations to CTAs: arithmetic shared by the kernel (tile_scheduler.cuh)
+// and the host (grid and workspace sizes, src/core/kernel_config.cpp), so the two always agree.
+//
+// Stream-K here is the hybrid form: the tiles of whole waves go one per CTA as usual; only the
+// tiles left over (fewer than the CTAs, which would leave SMs idle in a last partial wave) have
+// their K iterations dealt out evenly to every CTA. A tile shared by several CTAs is finished by
+// the one that arrives last, through the same workspace and counters as split-K (split_k.cuh).
+#pragma once
+
+#if defined(__CUDACC__)
+#define GEMMFORGE_HOST_DEVICE __host__ __device__
+#else
+#define GEMMFORGE_HOST_DEVICE
+#endif
+
+namespace gemmforge::sm90 {
+
+// Run-time switches of one launch (the kernel's `flags` argument).
+enum LaunchFlags : int {
+  kFlagStreamK = 1,           // deal the last partial wave's K iterations to every CTA
+  kFlagSlicedReduction = 2,   // shared tiles: every part sums a slice (needs a persistent grid)
+};
+
+struct StreamKPlan {
+  long long dp_tiles = 0;  // tiles done whole: the full waves
+  long long sk_tiles = 0;  // tiles left over, shared out by K iteration
+  long long sk_iters = 0;  // their K iterations: sk_tiles · k_blocks
+  int sk_ctas = 0;         // CTAs that take iterations (every one gets at least one)
+  int max_parts = 1;       // most CTAs that can share one tile: workspace slots per tile
+
+  GEMMFORGE_HOST_DEVICE static StreamKPlan make(long long tiles, int k_blocks, int ctas) {
+    StreamKPlan p;
+    const long long left = ctas > 0 ? tiles % ctas : tiles;
+    p.dp_tiles = tiles - left;
+    p.sk_tiles = left;
+    p.sk_iters = left * k_blocks;
+    p.sk_ctas = int(p.sk_iters < ctas ? p.sk_iters : ctas);
+    if (p.sk_ctas > 0) {
+      // Every CTA's range is at least `shortest` iterations long, so a tile of k_blocks
+      // iterations overlaps at most ceil(k_blocks / shortest) + 1 of them.
+      const long long shortest = p.sk_iters / p.sk_ctas;
+      const long long parts = (k_blocks + shortest - 1) / shortest + 1;
+      p.max_parts = int(parts < p.sk_ctas ? parts : p.sk_ctas);
+    }
+    return p;
+  }
+  // The first stream-K iteration of CTA c (c = sk_ctas gives the end).
+  GEMMFORGE_HOST_DEVICE long long begin(int c) const { return c * sk_iters / sk_ctas; }
+  // The CTA whose range holds iteration x: the largest c with begin(c) <= x.
+  GEMMFORGE_HOST_DEVICE int cta_of(long long x) const { return int(((x + 1) * sk_ctas + sk_iters - 1) / sk_iters - 1); }
+};
+
+}  // namespace gemmforge::sm90

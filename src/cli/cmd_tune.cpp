@@ -1,0 +1,190 @@
+// gemmforge tune: the tuner's command line. Every option is checked before any GPU work; the
+// search runs through tune::run_tune with a worker process as the GPU and a compile pool in
+// this process.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
+#include "cli/gemmforge_sweep.hpp"
+#include "jit/cache_key.hpp"
+#include "runtime/sm90_kernel.hpp"
+#include "search/results_db.hpp"
+#include "search/strategy.hpp"
+#include "tune/tuner.hpp"
+#include "tune/worker_backend.hpp"
+
+namespace gemmforge::cli {
+namespace {
+
+struct TuneArgs {
+  std::string shapes;
+  std::vector<std::string> shape;
+  size_t sample = 0;
+  std::string layout = "both";
+  std::string acc = "f32";
+  std::string strategy = "rl";
+  int budget = 16;
+  std::string db = "tune.sqlite";
+  std::string out = "table.json";
+  std::string configs = "all";
+  uint64_t seed = 1;
+  int seeds = 2;
+  int rule_candidates = 3;
+  bool no_rule_measurements = false;
+  int max_splits = kMaxSplits;
+  int rounds = 9;
+  double timeout_s = 30;
+  double time_limit_s = 0;
+  unsigned compile_threads = 0;
+  std::string compile_ahead = "all";
+  std::string worker_exe;  // hidden: a test worker with planted kernels
+};
+
+std::string self_executable() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("cannot find this executable to start the worker (/proc/self/exe: " + ec.message() + ")");
+  return p.string();
+}
+
+// Everything a user can get wrong, before the GPU is touched.
+tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
+  tune::TuneOptions o;
+  try {
+    o.shapes = resolve_shapes(a.shapes, a.shape);
+    if (a.sample) o.shapes = stratified_sample(o.shapes, a.sample, a.seed);
+    if (a.layout == "both") o.layouts = {Layout::nn, Layout::tn};
+    else o.layouts = {parse_layout(a.layout)};
+    o.acc = parse_accum(a.acc);
+    make_strategy(a.strategy, a.seed);  // throws on an unknown name, listing the known ones
+    o.strategy = a.strategy;
+    if (a.budget < 1) throw Error("--budget must be at least 1 (candidate measurements per shape and layout)");
+    o.budget = a.budget;
+    if (a.seeds < 0) throw Error("--seeds must not be negative");
+    if (a.rule_candidates < 0) throw Error("--rule-candidates must not be negative");
+    if (a.max_splits < 1 || a.max_splits > kMaxSplits)
+      throw Error("--max-splits must be 1.." + std::to_string(kMaxSplits) + " (1: no split-K)");
+    if (a.rounds < 1) throw Error("--rounds must be at least 1");
+    if (!(a.timeout_s > 0)) throw Error("--timeout must be positive (seconds per candidate)");
+    if (a.time_limit_s < 0) throw Error("--time-limit must not be negative (0: none)");
+    if (a.compile_ahead != "all" && a.compile_ahead != "asked") throw Error("--compile-ahead must be all or asked");
+    if (a.configs != "all") o.configs = read_configs(a.configs, o.layouts, o.acc);
+    o.seed = a.seed;
+    o.seeds = a.seeds;
+    o.rule_candidates = a.rule_candidates;
+    o.measure_rule_gaps = !a.no_rule_measurements;
+    o.max_splits = a.max_splits;
+    o.final_rounds = a.rounds;
+    o.time_limit_s = a.time_limit_s;
+    o.compile_whole_space = a.compile_ahead == "all";
+    o.db = a.db;
+    ResultsDb::check_file(o.db);
+    o.out = a.out;
+    if (std::filesystem::is_directory(o.out)) throw Error("--out '" + a.out + "' is a directory; name the table file");
+    if (o.out.extension() != ".json") throw Error("--out '" + a.out + "' must end in .json (the table is JSON)");
+    // The table is written at the end: a directory that cannot take it must fail now, not then.
+    const auto dir = o.out.has_parent_path() ? o.out.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || access(dir.c_str(), W_OK) != 0) throw Error("cannot write the table into '" + dir.string() + "'");
+    if (!a.worker_exe.empty() && access(a.worker_exe.c_str(), X_OK) != 0)
+      throw Error("--worker-exe '" + a.worker_exe + "' is not an executable file");
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  o.command = command_line(argc, argv);
+  o.kernel_source_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
+  return o;
+}
+
+int run(const TuneArgs& a, int argc, char** argv) {
+  const tune::TuneOptions o = validate(a, argc, argv);
+  jit::KernelCache cache;  // throws a clear error when no cache directory can be made
+  tune::CompileAhead source(cache, a.compile_threads);
+  const std::string exe = a.worker_exe.empty() ? self_executable() : a.worker_exe;
+  tune::WorkerTimeouts timeouts;
+  timeouts.candidate_s = a.timeout_s;
+  tune::WorkerBackend backend({exe, "worker", "--cache-dir", cache.dir().string()}, timeouts);
+  std::cerr << "gemmforge tune: " << o.shapes.size() << " shapes x " << o.layouts.size() << " layouts, strategy "
+            << o.strategy << ", budget " << o.budget << " per problem, database " << o.db.string() << ", "
+            << source.threads() << " compile threads, kernel cache " << cache.dir().string() << "\n";
+  const tune::TuneResult r = tune::run_tune(o, backend, source);
+  std::cout << "\n" << tune::render_summary(r.summary);
+  std::cout << "\n" << r.problems << " problems: " << r.tuned_now << " tuned now, " << r.already_done
+            << " already in the database" << (r.skipped ? ", " + std::to_string(r.skipped) + " skipped" : std::string())
+            << "; " << r.measured << " candidates measured (" << r.failed << " failed), " << r.not_built
+            << " did not compile, " << r.reused
+            << " results reused; worker started " << backend.worker_starts() << " time(s)\n";
+  if (r.stopped_by_time_limit)
+    std::cout << "stopped at the time limit: run the same command again to go on where it stopped\n";
+  std::cout << "wrote " << r.table_path.string() << " (" << r.table.exact.size() << " exact entries, "
+            << r.table.rules.size() << " class rules), " << r.decisions_path.string() << ", "
+            << r.summary_path.string() << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
+  auto args = std::make_shared<TuneArgs>();
+  auto* cmd = app.add_subcommand("tune", "Search gemmforge's kernels per shape against cuBLASLt and write a dispatch table");
+  cmd->footer(
+      "For each (shape, layout), the strategy proposes kernel configs; each is compiled ahead (a pool of\n"
+      "threads, the on-disk kernel cache), then gated and timed briefly in a worker process. A candidate\n"
+      "that crashes, hangs (--timeout) or breaks the CUDA context costs only the worker: it is recorded as\n"
+      "failed with the reason and a fresh worker goes on. The two fastest are re-timed against\n"
+      "cuBLASLt-autotune in interleaved rounds; a win inside the noise is a tie and the table names cuBLASLt.\n"
+      "Where the output tiles cannot fill the SMs, each config is also tried with split-K.\n\n"
+      "Every result goes into the SQLite database (--db) as it is measured. Run the same command again\n"
+      "to resume: nothing measured is measured again, finished shapes are skipped, a larger --budget goes\n"
+      "on searching. Results from another GPU, architecture or kernel source are never reused.\n\n"
+      "Examples:\n"
+      "  gemmforge tune --shape 4096x4096x4096 --layout tn --budget 32\n"
+      "  gemmforge tune --shapes grid --layout both --strategy rl --budget 16 --db tune.sqlite --out tables/h200.json\n"
+      "  gemmforge tune --shapes grid --time-limit 540      # stop starting shapes after 9 min; rerun to go on\n"
+      "  gemmforge tune --shapes shapes/large.txt --configs bench/configs/large2.json --strategy exhaustive\n"
+      "Writes OUT (the table, schema gemmforge.table/1: exact entries for every tuned problem in the database,\n"
+      "one rule per shape class, layout and accumulator), OUT's .decisions.csv and .summary.json beside it.\n"
+      "Exit status: 0 done; 2 bad options; 3 no usable GPU; 4 an error stopped the run (the database keeps\n"
+      "what was measured).");
+  cmd->add_option("--shapes", args->shapes, "'grid' (the 1000-shape grid) or a file with one 'M N K' per line");
+  cmd->add_option("--shape", args->shape, "one shape as MxNxK (repeatable)");
+  cmd->add_option("--sample", args->sample, "tune a reproducible sample of this many shapes, from every class");
+  cmd->add_option("--layout", args->layout, "nn, tn or both")->capture_default_str();
+  cmd->add_option("--acc", args->acc, "accumulator: f32 or f16")->capture_default_str();
+  cmd->add_option("--strategy", args->strategy, "exhaustive, random, evolution or rl")->capture_default_str();
+  cmd->add_option("--budget", args->budget, "candidate measurements per (shape, layout), recorded ones included")
+      ->capture_default_str();
+  cmd->add_option("--db", args->db, "the SQLite results database (created if missing; resumed if present)")
+      ->capture_default_str();
+  cmd->add_option("--out", args->out, "the dispatch table to write (.json)")->capture_default_str();
+  cmd->add_option("--configs", args->configs, "'all' kernel configs, or a JSON file of them (gemmforge kernels --out)")
+      ->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed of the strategies and the gate's inputs")->capture_default_str();
+  cmd->add_option("--seeds", args->seeds, "earlier winners of the shape's class measured first, within the budget")
+      ->capture_default_str();
+  cmd->add_option("--rule-candidates", args->rule_candidates, "candidates each class rule considers")
+      ->capture_default_str();
+  cmd->add_flag("--no-rule-measurements", args->no_rule_measurements,
+                "build class rules from recorded measurements only (no extra GPU time)");
+  cmd->add_option("--max-splits", args->max_splits, "largest split-K tried (1: none)")->capture_default_str();
+  cmd->add_option("--rounds", args->rounds, "interleaved rounds of the final comparison")->capture_default_str();
+  cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
+      ->capture_default_str();
+  cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--compile-threads", args->compile_threads, "compile pool size (0: all cores but two)")
+      ->capture_default_str();
+  cmd->add_option("--compile-ahead", args->compile_ahead,
+                  "all: compile the whole space in the background from the start; asked: only what the search asks for")
+      ->capture_default_str();
+  cmd->add_option("--worker-exe", args->worker_exe, "")->group("");  // hidden: tests plant bad kernels through it
+  cmd->callback([args, &exit_code, argc, argv] { exit_code = run(*args, argc, argv); });
+}
+
+}  // namespace gemmforge::cli

@@ -1,0 +1,603 @@
+#include "tune/tuner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "core/progress.hpp"
+#include "core/records.hpp"
+#include "runtime/sm90_kernel.hpp"
+#include "search/strategy.hpp"
+#include "tune/decisions.hpp"
+
+namespace gemmforge::tune {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Thrown out of a strategy's search when the problem's budget is spent. Strategies count
+// configs, and a config can cost two measurements (its split-K launch) or none (recorded), so
+// the tuner, not the strategy, enforces the budget in measurements.
+struct BudgetSpent {};
+
+// The verdict of a candidate that did not compile (or spills): recorded, not measured.
+const std::string kNotBuilt = "fail: not built: ";
+
+nlohmann::json candidate_json(const KernelCandidate& c) {
+  return {{"config", c.config.to_json()}, {"launch", c.knobs.to_json()}};
+}
+
+std::optional<KernelCandidate> candidate_named(const ResultsDb& db, const std::string& name) {
+  const auto text = db.candidate_json(name);
+  if (!text) return std::nullopt;
+  try {
+    const auto j = nlohmann::json::parse(*text);
+    return KernelCandidate{KernelConfig::from_json(j.at("config")),
+                           LaunchKnobs::from_json(j.value("launch", nlohmann::json::object()))};
+  } catch (const std::exception& e) {
+    throw Error("results database '" + db.path().string() + "': candidate " + name + " is damaged: " + e.what());
+  }
+}
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t x = a ^ (b + 0x9E3779B97F4A7C15ull + (a << 6) + (a >> 2));
+  x = (x ^ (x >> 31)) * 0x7FB5D329728EA185ull;
+  return x ^ (x >> 27);
+}
+
+uint64_t problem_seed(uint64_t seed, const Shape& s, Layout l) {
+  return mix(mix(mix(mix(seed, uint64_t(s.M)), uint64_t(s.N)), uint64_t(s.K)), uint64_t(l));
+}
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+std::string problem_name(const Shape& s, Layout l) { return to_string(s) + " " + to_string(l); }
+
+class Tuner {
+ public:
+  Tuner(const TuneOptions& o, MeasureBackend& backend, KernelSource& source, ResultsDb& db, int sm_count)
+      : o_(o), backend_(backend), source_(source), db_(db), sm_count_(sm_count), start_(Clock::now()) {
+    for (Layout l : o_.layouts) {
+      auto& space = spaces_[l];
+      if (o_.configs.empty()) space = config_space(l, o_.acc);
+      else
+        for (const auto& c : o_.configs)
+          if (c.layout == l && c.acc == o_.acc) space.push_back(c);
+      if (space.empty())
+        throw UsageError("no " + to_string(o_.acc) + " kernel config for layout " + to_string(l) + " to search");
+    }
+  }
+
+  void run(TuneResult& r);
+  Table build_table(const DbEnvironment&);
+  int autotuned_algo(const Decision&) const;
+
+ private:
+  bool out_of_time() const {
+    return o_.time_limit_s > 0 && std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_limit_s;
+  }
+  bool needs_work(const Shape& s, Layout l) const {
+    const auto d = db_.decision(s, l, o_.acc);
+    return !d || d->budget < o_.budget;
+  }
+  void tune_problem(const Shape&, Layout, Progress&, size_t done);
+  std::optional<double> measure_candidate(const Shape&, Layout, const KernelCandidate&,
+                                          std::map<std::string, Measurement>& known, int& spent,
+                                          const std::optional<double>& baseline_us, const std::string& why);
+  std::optional<Measurement> baseline_estimate(const Shape&, Layout, Accum);
+  void final_comparison(const Shape&, Layout, const std::map<std::string, Measurement>& known);
+  std::vector<EntryResult> compare(const Shape&, Layout, const std::vector<std::string>& names,
+                                   std::vector<Contender>& contenders, std::optional<EntryResult>& baseline);
+  Strategy& strategy_for(const Shape&, Layout);
+  std::string status(const Shape&, Layout) const;
+  void fill_rule_gaps(const std::vector<Decision>&);
+  std::vector<RuleEvidence> rule_evidence(const std::vector<Decision>& group, const std::vector<std::string>& names,
+                                          std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>>* gaps) const;
+
+  const TuneOptions& o_;
+  MeasureBackend& backend_;
+  KernelSource& source_;
+  ResultsDb& db_;
+  int sm_count_;
+  Clock::time_point start_;
+  std::map<Layout, std::vector<KernelConfig>> spaces_;
+  std::map<Layout, std::unique_ptr<Strategy>> shared_strategies_;  // rl: learns across shapes
+  std::unique_ptr<Strategy> per_problem_strategy_;
+  long long measured_ = 0, reused_ = 0, failed_ = 0, not_built_ = 0;
+  double best_speedup_ = 0;
+  std::string best_where_;
+  Progress* progress_ = nullptr;
+  size_t progress_done_ = 0;
+};
+
+Strategy& Tuner::strategy_for(const Shape& s, Layout l) {
+  // The rl policy is meant to carry what it learnt to the next shape. The others restart per
+  // problem from a seed of their own, so a resumed problem sees the same proposals again
+  // (and finds them recorded) whatever ran before it.
+  if (o_.strategy == "rl") {
+    auto& st = shared_strategies_[l];
+    if (!st) st = make_strategy("rl", mix(o_.seed, uint64_t(l)));
+    return *st;
+  }
+  per_problem_strategy_ = make_strategy(o_.strategy, problem_seed(o_.seed, s, l));
+  return *per_problem_strategy_;
+}
+
+std::string Tuner::status(const Shape& s, Layout l) const {
+  std::string st = problem_name(s, l) + " | candidates tried " + std::to_string(measured_) +
+                   (failed_ ? " (" + std::to_string(failed_) + " failed)" : std::string());
+  if (best_speedup_ > 0) st += " | best speedup so far " + fmt("%.3fx", best_speedup_) + " (" + best_where_ + ")";
+  return st;
+}
+
+std::optional<Measurement> Tuner::baseline_estimate(const Shape& s, Layout l, Accum a) {
+  if (auto m = db_.find(s, l, a, o_.baseline, "", "estimate")) return m;
+  const Outcome out = backend_.baseline(l, o_.baseline);
+  Measurement m;
+  m.shape = s;
+  m.layout = l;
+  m.acc = a;
+  m.impl = o_.baseline;
+  m.mode = "estimate";
+  m.verdict = out.verdict;
+  m.median_us = out.us;
+  m.note = out.note;
+  db_.record(m);
+  return m;
+}
+
+std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const KernelCandidate& c,
+                                               std::map<std::string, Measurement>& known, int& spent,
+                                               const std::optional<double>& baseline_us, const std::string& why) {
+  const std::string name = c.name();
+  if (auto it = known.find(name); it != known.end()) {
+    ++reused_;
+    return it->second.verdict == "pass" ? it->second.median_us : std::nullopt;
+  }
+  if (spent >= o_.budget) throw BudgetSpent{};
+  db_.add_candidate(name, candidate_json(c).dump());
+  Measurement m;
+  m.shape = s;
+  m.layout = l;
+  m.acc = o_.acc;
+  m.impl = "gemmforge";
+  m.config = name;
+  m.mode = "estimate";
+  m.note = why;
+  const CompiledConfig compiled = source_.get(c.config);
+  if (!compiled.ok) {
+    // Recorded (a rerun does not try it again) but not a measurement: the budget is GPU work.
+    m.verdict = kNotBuilt + compiled.why;
+    db_.record(m);
+    known[name] = m;
+    ++not_built_;
+    return std::nullopt;
+  }
+  const Outcome out = backend_.measure(l, c, compiled.cubin_key);
+  m.verdict = out.verdict;
+  m.median_us = out.passed() ? out.us : std::nullopt;
+  if (!out.note.empty()) m.note += (m.note.empty() ? "" : "; ") + out.note;
+  if (out.verdict == "pass" && !out.us) m.verdict = "fail: no time reported";
+  db_.record(m);  // at once: a crash of the tuner itself loses nothing measured
+  known[name] = m;
+  ++spent;
+  ++measured_;
+  if (m.verdict != "pass") ++failed_;
+  if (m.verdict == "pass" && baseline_us && *m.median_us > 0 && *baseline_us / *m.median_us > best_speedup_) {
+    best_speedup_ = *baseline_us / *m.median_us;
+    best_where_ = problem_name(s, l) + ", estimate";
+  }
+  if (progress_) progress_->update(progress_done_, status(s, l));
+  return m.verdict == "pass" ? m.median_us : std::nullopt;
+}
+
+void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t done) {
+  progress_ = &progress;
+  progress_done_ = done;
+  const Problem problem{s, l, o_.acc};
+  std::vector<KernelConfig> servable;
+  for (const auto& c : spaces_.at(l))
+    if (why_not_supported(c, problem).empty()) servable.push_back(c);
+
+  const auto base = baseline_estimate(s, l, o_.acc);
+  const std::optional<double> baseline_us =
+      base && base->verdict == "pass" ? base->median_us : std::optional<double>();
+  std::map<std::string, Measurement> known;
+  int spent = 0;
+  for (auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate")) {
+    spent += m.verdict.rfind(kNotBuilt, 0) != 0;
+    known[m.config] = m;
+  }
+  try {
+    // Seeds: what won on this class's shapes so far, so the search starts from there and the
+    // class rule later has evidence on this shape too.
+    std::vector<Decision> class_decisions;
+    for (const auto& d : db_.decisions())
+      if (d.layout == l && d.acc == o_.acc && classify(d.shape) == classify(s)) class_decisions.push_back(d);
+    for (const auto& name : rule_contenders(class_decisions, size_t(std::max(0, o_.seeds)))) {
+      const auto c = candidate_named(db_, name);
+      if (c && why_not_supported(c->config, problem).empty())
+        measure_candidate(s, l, *c, known, spent, baseline_us, "seed: a winner on this class");
+    }
+    if (!servable.empty()) {
+      const Measure measure = [&](const Shape&, const KernelConfig& k) -> std::optional<double> {
+        std::optional<double> best;
+        for (const KernelCandidate& c : launch_variants(k, s, sm_count_, o_.max_splits))
+          if (auto t = measure_candidate(s, l, c, known, spent, baseline_us, ""); t && (!best || *t < *best)) best = t;
+        return best;
+      };
+      strategy_for(s, l).search(s, servable, measure, int(servable.size()));
+    }
+  } catch (const BudgetSpent&) {
+  }
+  final_comparison(s, l, known);
+}
+
+std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vector<std::string>& names,
+                                        std::vector<Contender>& contenders, std::optional<EntryResult>& baseline) {
+  std::vector<FinalEntry> entries;
+  std::vector<std::string> entry_names;
+  for (const auto& name : names) {
+    const auto c = candidate_named(db_, name);
+    if (!c) continue;
+    const CompiledConfig compiled = source_.get(c->config);
+    if (!compiled.ok) continue;
+    entries.push_back(FinalEntry{c, compiled.cubin_key, {}});
+    entry_names.push_back(name);
+  }
+  entries.push_back(FinalEntry{std::nullopt, {}, o_.baseline});
+  const auto results = backend_.compare(l, entries, o_.final_rounds);
+  if (results.size() != entries.size())
+    throw Error("the device answered a comparison of " + std::to_string(entries.size()) + " entries with " +
+                std::to_string(results.size()) + " results");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const bool is_baseline = i + 1 == results.size();
+    Measurement m;
+    m.shape = s;
+    m.layout = l;
+    m.acc = o_.acc;
+    m.impl = is_baseline ? o_.baseline : "gemmforge";
+    m.config = is_baseline ? "" : entry_names[i];
+    m.mode = "gpu";
+    m.verdict = results[i].verdict;
+    m.median_us = results[i].median_us;
+    if (results[i].median_us) m.spread = results[i].spread();
+    m.note = "final, interleaved with " + std::to_string(results.size() - 1) + " other(s)" +
+             (results[i].note.empty() ? std::string() : "; " + results[i].note);
+    db_.record(m);
+    if (is_baseline) baseline = results[i];
+    else contenders.push_back({entry_names[i], results[i]});
+  }
+  return results;
+}
+
+void Tuner::final_comparison(const Shape& s, Layout l, const std::map<std::string, Measurement>& known) {
+  std::vector<std::pair<double, std::string>> ranked;
+  for (const auto& [name, m] : known)
+    if (m.verdict == "pass" && m.median_us) ranked.push_back({*m.median_us, name});
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::string> finalists;
+  for (size_t i = 0; i < ranked.size() && i < 2; ++i) finalists.push_back(ranked[i].second);
+
+  std::vector<Contender> contenders;
+  std::optional<EntryResult> baseline;
+  auto results = compare(s, l, finalists, contenders, baseline);
+  auto all_failed = [](const std::vector<EntryResult>& rs) {
+    return std::all_of(rs.begin(), rs.end(), [](const EntryResult& e) { return e.verdict != "pass"; });
+  };
+  // The baseline failing with the candidates means the worker died or the shape broke: try each
+  // finalist alone with the baseline, so one bad finalist cannot cost the problem its decision.
+  if (all_failed(results) && !finalists.empty()) {
+    for (const auto& name : finalists) {
+      contenders.clear();
+      baseline.reset();
+      if (!all_failed(compare(s, l, {name}, contenders, baseline))) break;
+    }
+  }
+  Decision d = decide(s, l, o_.acc, contenders, baseline, o_.min_tie, o_.budget);
+  db_.record_decision(d);
+  if (d.speedup > best_speedup_ && d.outcome == "win") {
+    best_speedup_ = d.speedup;
+    best_where_ = problem_name(s, l);
+  }
+}
+
+void Tuner::run(TuneResult& r) {
+  std::vector<Shape> shapes = o_.shapes;
+  // Ascending work keeps the heavy shapes together at the end, so the card heats into its power
+  // cap once and stays there (design.md section 5).
+  std::stable_sort(shapes.begin(), shapes.end(), [](const Shape& x, const Shape& y) { return x.flops() < y.flops(); });
+  size_t todo = 0;
+  for (const auto& s : shapes)
+    for (Layout l : o_.layouts) {
+      ++r.problems;
+      if (needs_work(s, l)) ++todo;
+      else ++r.already_done;
+    }
+  if (todo && o_.compile_whole_space) {
+    std::vector<KernelConfig> all;
+    for (const auto& [l, space] : spaces_) all.insert(all.end(), space.begin(), space.end());
+    source_.prefetch(all);
+  }
+  Progress progress("tune", todo);
+  size_t done = 0;
+  int open_failures_in_a_row = 0;
+  for (const auto& s : shapes) {
+    std::vector<Layout> layouts;
+    for (Layout l : o_.layouts)
+      if (needs_work(s, l)) layouts.push_back(l);
+    if (layouts.empty()) continue;
+    if (out_of_time()) {
+      r.stopped_by_time_limit = true;
+      break;
+    }
+    size_t next = 0;  // the first layout of this shape not yet tuned
+    try {
+      backend_.open(s, o_.acc, o_.seed);
+      for (; next < layouts.size(); ++next) {
+        progress.update(done, status(s, layouts[next]));
+        tune_problem(s, layouts[next], progress, done);
+        ++done;
+        ++r.tuned_now;
+      }
+      open_failures_in_a_row = 0;
+    } catch (const ShapeSetupError& e) {
+      std::fprintf(stderr, "\ngemmforge tune: shape %s skipped: %s\n", to_string(s).c_str(), e.what());
+      r.skipped += layouts.size() - next;
+      done += layouts.size() - next;
+      if (++open_failures_in_a_row >= 3)
+        throw Error("three shapes in a row could not be set up on the device; last: " + std::string(e.what()));
+    }
+  }
+  progress.finish(std::to_string(r.tuned_now) + " problems tuned, " + std::to_string(measured_) +
+                  " candidates measured (" + std::to_string(failed_) + " failed), " +
+                  (not_built_ ? std::to_string(not_built_) + " did not compile, " : std::string()) +
+                  std::to_string(reused_) + " results reused from the database" +
+                  (r.stopped_by_time_limit ? "; stopped at the time limit" : ""));
+  r.not_built = not_built_;
+  r.measured = measured_;
+  r.reused = reused_;
+  r.failed = failed_;
+}
+
+std::vector<RuleEvidence> Tuner::rule_evidence(const std::vector<Decision>& group, const std::vector<std::string>& names,
+                                               std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>>* gaps) const {
+  std::vector<RuleEvidence> out;
+  for (const auto& name : names) {
+    const auto c = candidate_named(db_, name);
+    if (!c) continue;
+    RuleEvidence e;
+    e.candidate = name;
+    for (const auto& d : group) {
+      if (!why_not_supported(c->config, Problem{d.shape, d.layout, d.acc}).empty()) continue;
+      const auto base = db_.find(d.shape, d.layout, d.acc, o_.baseline, "", "estimate");
+      if (!base || base->verdict != "pass" || !base->median_us) continue;
+      ++e.servable;
+      const auto m = db_.find(d.shape, d.layout, d.acc, "gemmforge", name, "estimate");
+      if (!m) {
+        if (gaps) gaps->emplace_back(d.shape, d.layout, d.acc, *c);
+        continue;
+      }
+      if (m->verdict != "pass" || !m->median_us) {
+        e.disqualified = "fails on " + problem_name(d.shape, d.layout) + ": " + m->verdict.substr(0, 200);
+        break;
+      }
+      e.speedups.push_back(*base->median_us / *m->median_us);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+using RuleGroupKey = std::tuple<ShapeClass, Layout, Accum>;
+
+std::map<RuleGroupKey, std::vector<Decision>> rule_groups(const std::vector<Decision>& decisions) {
+  std::map<RuleGroupKey, std::vector<Decision>> groups;
+  for (const auto& d : decisions) groups[{classify(d.shape), d.layout, d.acc}].push_back(d);
+  return groups;
+}
+
+void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
+  std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>> gaps;
+  for (const auto& [key, group] : rule_groups(decisions))
+    rule_evidence(group, rule_contenders(group, size_t(std::max(0, o_.rule_candidates))), &gaps);
+  if (gaps.empty()) return;
+  std::sort(gaps.begin(), gaps.end(), [](const auto& x, const auto& y) {
+    return std::make_tuple(std::get<0>(x).flops(), std::get<0>(x), int(std::get<2>(x))) <
+           std::make_tuple(std::get<0>(y).flops(), std::get<0>(y), int(std::get<2>(y)));
+  });
+  Progress progress("class rules", gaps.size());
+  std::optional<std::pair<Shape, Accum>> open;
+  for (size_t i = 0; i < gaps.size(); ++i) {
+    const auto& [s, l, a, c] = gaps[i];
+    if (out_of_time()) break;
+    if (!open || open->first != s || open->second != a) {
+      try {
+        backend_.open(s, a, o_.seed);
+        open = {s, a};
+      } catch (const ShapeSetupError& e) {
+        std::fprintf(stderr, "gemmforge tune: rule evidence on %s skipped: %s\n", to_string(s).c_str(), e.what());
+        open.reset();
+        continue;
+      }
+    }
+    progress.update(i, problem_name(s, l) + " " + c.name());
+    Measurement m;
+    m.shape = s;
+    m.layout = l;
+    m.acc = a;
+    m.impl = "gemmforge";
+    m.config = c.name();
+    m.mode = "estimate";
+    m.note = "class rule evidence";
+    const CompiledConfig compiled = source_.get(c.config);
+    if (!compiled.ok) {
+      m.verdict = kNotBuilt + compiled.why;
+    } else {
+      try {
+        const Outcome out = backend_.measure(l, c, compiled.cubin_key);
+        m.verdict = out.verdict;
+        m.median_us = out.passed() ? out.us : std::nullopt;
+      } catch (const ShapeSetupError& e) {
+        std::fprintf(stderr, "\ngemmforge tune: rule evidence on %s skipped: %s\n", to_string(s).c_str(), e.what());
+        open.reset();
+        continue;
+      }
+    }
+    db_.record(m);
+    ++measured_;
+    if (m.verdict != "pass") ++failed_;
+  }
+  progress.finish(std::to_string(gaps.size()) + " measurements of class-rule contenders");
+}
+
+// Which of cuBLASLt's heuristic algorithms the baseline's autotuning kept in this problem's
+// latest final comparison (its note says "algo X of Y ..."); -1 when unknown.
+int Tuner::autotuned_algo(const Decision& d) const {
+  static const std::regex picked("algo ([0-9]+) of ([0-9]+)");
+  const auto finals = db_.measurements_of(d.shape, d.layout, d.acc, o_.baseline, "gpu");
+  for (auto it = finals.rbegin(); it != finals.rend(); ++it) {
+    std::smatch m;
+    if (it->verdict == "pass" && std::regex_search(it->note, m, picked)) {
+      const int index = std::stoi(m[1].str()) - 1;
+      return index >= 0 && index < kLtHeuristicCount ? index : -1;
+    }
+  }
+  return -1;
+}
+
+Table Tuner::build_table(const DbEnvironment& env) {
+  Table t;
+  t.gpu = env.gpu;
+  t.arch = env.arch;
+  t.kernel_source_hash = env.kernel_source_hash;
+  std::vector<Decision> decisions = db_.decisions();
+  if (o_.measure_rule_gaps && o_.rule_candidates > 0 && !out_of_time()) fill_rule_gaps(decisions);
+  for (const auto& d : decisions) {
+    TableEntry e;
+    e.speedup = 1.0;
+    if (d.served == "cublaslt") {
+      e.cublaslt_algo = autotuned_algo(d);
+    } else {
+      const auto c = candidate_named(db_, d.served);
+      if (!c) throw Error("results database: the winner " + d.served + " of " + problem_name(d.shape, d.layout) +
+                          " is not in its candidates table");
+      e.config = c->config;
+      e.knobs = c->knobs;
+      e.speedup = d.speedup;
+    }
+    t.exact[{d.shape.M, d.shape.N, d.shape.K, d.layout, d.acc}] = e;
+  }
+  for (const auto& [key, group] : rule_groups(decisions)) {
+    const auto names = rule_contenders(group, size_t(std::max(0, o_.rule_candidates)));
+    const RuleChoice choice = choose_rule(rule_evidence(group, names, nullptr), o_.min_tie);
+    TableEntry e;
+    e.speedup = choice.geomean;
+    if (choice.candidate) {
+      const auto c = candidate_named(db_, *choice.candidate);
+      e.config = c->config;
+      e.knobs = c->knobs;
+    }
+    t.rules[key] = e;
+  }
+  return t;
+}
+
+}  // namespace
+
+DbEnvironment db_environment(const nlohmann::json& device, const std::string& kernel_source_hash) {
+  auto text = [&](const char* key) -> std::string {
+    if (!device.contains(key) || device.at(key).is_null()) return {};
+    const auto& v = device.at(key);
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  DbEnvironment e;
+  e.gpu = text("gpu");
+  e.arch = text("arch");
+  e.kernel_source_hash = kernel_source_hash;
+  e.driver = text("nvidia_driver").empty() ? text("cuda_driver") : text("nvidia_driver");
+  e.cuda = text("cuda_runtime");
+  if (e.gpu.empty() || e.arch.empty()) throw Error("the worker did not say which GPU and architecture it runs on");
+  return e;
+}
+
+std::filesystem::path companion_path(const std::filesystem::path& table, const std::string& suffix) {
+  std::filesystem::path p = table;
+  if (p.extension() == ".json") p.replace_extension();
+  return p.string() + suffix;
+}
+
+TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource& source) {
+  if (o.budget < 1) throw UsageError("--budget must be at least 1");
+  const nlohmann::json device = backend.environment();
+  const DbEnvironment env = db_environment(device, o.kernel_source_hash);
+  ResultsDb db(o.db, env);
+  TuneResult r;
+  r.sm_count = device.value("sm_count", 0);
+  if (r.sm_count < 1) throw Error("the worker did not say how many SMs the GPU has");
+  r.foreign = db.foreign_count();
+  if (r.foreign)
+    std::fprintf(stderr,
+                 "gemmforge tune: %lld measurements in %s come from another GPU, architecture or kernel source; "
+                 "they are kept but not used\n",
+                 r.foreign, o.db.c_str());
+  nlohmann::json settings = {{"strategy", o.strategy}, {"budget", o.budget}, {"seed", o.seed},
+                             {"acc", to_string(o.acc)}, {"shapes", o.shapes.size()}, {"seeds", o.seeds},
+                             {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
+                             {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
+                             {"configs", o.configs.empty() ? nlohmann::json("all") : nlohmann::json(o.configs.size())}};
+  nlohmann::json layouts = nlohmann::json::array();
+  for (Layout l : o.layouts) layouts.push_back(to_string(l));
+  settings["layouts"] = layouts;
+  db.begin_run(o.command, device.dump(), settings.dump());
+
+  Tuner tuner(o, backend, source, db, r.sm_count);
+  tuner.run(r);
+  r.table = tuner.build_table(env);
+  // The table must load the way the runtime library will load it.
+  table_from_json(r.table.to_json(), TableExpectation{env.gpu, env.arch, env.kernel_source_hash});
+
+  for (const auto& s : o.shapes)
+    for (Layout l : o.layouts)
+      if (auto d = db.decision(s, l, o.acc)) r.decisions.push_back(*d);
+  r.summary = summarize_decisions(r.decisions);
+
+  r.table_path = o.out;
+  r.decisions_path = companion_path(o.out, ".decisions.csv");
+  r.summary_path = companion_path(o.out, ".summary.json");
+  if (o.out.has_parent_path()) std::filesystem::create_directories(o.out.parent_path());
+  write_file_atomically(r.table_path, r.table.to_json().dump(1) + "\n");
+  write_file_atomically(r.decisions_path, decisions_csv(r.decisions));
+  const nlohmann::json summary = {{"schema", "gemmforge.tune-summary/1"},
+                                  {"command", o.command},
+                                  {"environment", device},
+                                  {"settings", settings},
+                                  {"database", o.db.string()},
+                                  {"table", r.table_path.string()},
+                                  {"problems", r.problems},
+                                  {"tuned_now", r.tuned_now},
+                                  {"already_done", r.already_done},
+                                  {"skipped", r.skipped},
+                                  {"stopped_by_time_limit", r.stopped_by_time_limit},
+                                  {"candidates_measured", r.measured},
+                                  {"candidates_failed", r.failed},
+                                  {"candidates_not_built", r.not_built},
+                                  {"results_reused", r.reused},
+                                  {"foreign_measurements_ignored", r.foreign},
+                                  {"table_entries", r.table.exact.size()},
+                                  {"table_rules", r.table.rules.size()},
+                                  {"classes", summary_json(r.summary)}};
+  write_file_atomically(r.summary_path, summary.dump(1) + "\n");
+  db.finish_run(summary.dump());
+  return r;
+}
+
+}  // namespace gemmforge::tune

@@ -1,0 +1,45 @@
+// A pretend GPU for the tuner's CPU tests: deterministic device times with the structure real
+// kernels have (tile waste, pipeline depth, consumers, small tiles, split-K where tiles are few),
+// and a baseline that a good config beats. Shared by the stand-in worker and the tests.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/kernel_config.hpp"
+
+namespace gemmforge::testing {
+
+inline constexpr int kFakeSms = 132;
+
+inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand) {
+  const KernelConfig& c = cand.config;
+  const double tiles_m = std::ceil(double(s.M) / c.block_m), tiles_n = std::ceil(double(s.N) / c.block_n);
+  const double waste = tiles_m * c.block_m * tiles_n * c.block_n / (double(s.M) * double(s.N));
+  const double stage_penalty = 1.0 + 0.04 * std::abs(c.stages - 4);
+  const double consumer_penalty = (c.block_m >= 128 && c.consumers == 1) ? 1.15 : 1.0;
+  const double small_tile_penalty = 1.0 + 8.0 / c.block_n + 8.0 / c.block_m;
+  // Too few tiles leave SMs idle; split-K gives them work at a small reduction cost.
+  const double busy = std::min(1.0, tiles_m * tiles_n * cand.knobs.splits / kFakeSms);
+  const double split_cost = cand.knobs.splits > 1 ? 1.05 : 1.0;
+  const uint64_t h = std::hash<std::string>{}(to_string(s) + cand.name());
+  const double noise = 1.0 + 0.03 * (double(h % 1000) / 1000.0 - 0.5);
+  return 2.0 + s.flops() / 600e6 * waste * stage_penalty * consumer_penalty * small_tile_penalty * noise * split_cost /
+                   std::max(busy, 0.05);
+}
+
+inline double fake_baseline_us(const Shape& s) {
+  const double tiles = std::ceil(double(s.M) / 128) * std::ceil(double(s.N) / 128);
+  return 2.5 + s.flops() / 600e6 * 1.2 / std::min(1.0, std::max(tiles, 16.0) / kFakeSms);
+}
+
+inline nlohmann::json fake_environment(const std::string& gpu) {
+  return {{"gpu", gpu},           {"arch", "sm_90a"},         {"sm_count", kFakeSms},
+          {"cuda_driver", 13000}, {"cuda_runtime", 13000},    {"nvidia_driver", "580.00"},
+          {"compute_capability", "9.0"}};
+}
+
+}  // namespace gemmforge::testing

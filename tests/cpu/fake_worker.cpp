@@ -1,0 +1,161 @@
+// A stand-in for `gemmforge worker` that needs no GPU: it speaks the worker protocol with the
+// pretend device of fake_device.hpp, and misbehaves on cue for chosen candidates, so the
+// tuner's supervision, resume and decisions are tested on CPU.
+//   --crash NAME    die of SIGSEGV when asked to measure NAME
+//   --hang NAME     never answer
+//   --garbage NAME  answer with a line that is not JSON
+//   --exit NAME     exit with code 7 without answering
+//   --fatal NAME    answer "fatal" (a lost CUDA context) and exit, as the real worker does
+//   --wrong NAME    fail the gate
+//   --open-fails MxNxK   cannot set up that shape (out of memory)
+//   --gpu NAME      the GPU it claims to be; --no-gpu: none at all
+//   --baseline-scale X   the baseline's time times X
+//   --log FILE      one line per request: "op M N K layout name"
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "fake_device.hpp"
+#include "tune/line_io.hpp"
+#include "tune/worker_protocol.hpp"
+
+using namespace gemmforge;
+using namespace gemmforge::tune;
+
+namespace {
+
+struct Plan {
+  std::map<std::string, std::string> misbehave;  // candidate name -> crash | hang | garbage | exit | fatal | wrong
+  std::set<std::string> open_fails;
+  std::string gpu = "Fake GPU";
+  bool no_gpu = false;
+  double baseline_scale = 1.0;
+  std::string log;
+};
+
+void log_line(const Plan& p, const std::string& line) {
+  if (p.log.empty()) return;
+  std::ofstream(p.log, std::ios::app) << line << "\n";
+}
+
+// What a misbehaving candidate does instead of answering; returns only for "wrong".
+void misbehave(const std::string& how) {
+  if (how == "crash") std::raise(SIGSEGV);
+  if (how == "hang")
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(60));
+  if (how == "garbage") {
+    std::printf("this is not a reply\n");
+    std::fflush(stdout);
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(60));
+  }
+  if (how == "exit") _exit(7);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);  // crashes on cue should not leave core files behind
+  Plan plan;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "fake_worker: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "worker") continue;
+    if (a == "--cache-dir") value();
+    else if (a == "--log") plan.log = value();
+    else if (a == "--gpu") plan.gpu = value();
+    else if (a == "--no-gpu") plan.no_gpu = true;
+    else if (a == "--baseline-scale") plan.baseline_scale = std::stod(value());
+    else if (a == "--open-fails") plan.open_fails.insert(value());
+    else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
+      plan.misbehave[value()] = a.substr(2);
+    else {
+      std::fprintf(stderr, "fake_worker: unknown argument %s\n", a.c_str());
+      return 2;
+    }
+  }
+  Reply hello;
+  if (plan.no_gpu) {
+    hello.status = "fatal";
+    hello.why = "no usable NVIDIA GPU: the fake worker has none";
+    write_line(1, encode_reply(hello));
+    return 3;
+  }
+  hello.environment = testing::fake_environment(plan.gpu);
+  write_line(1, encode_reply(hello));
+  FdLineReader in(0);
+  Shape shape;
+  while (auto line = in.next()) {
+    const DecodedRequest d = decode_request(*line);
+    Reply r;
+    r.id = d.id;
+    if (const auto* q = std::get_if<OpenShape>(&d.request)) {
+      shape = q->shape;
+      log_line(plan, "open " + std::to_string(shape.M) + " " + std::to_string(shape.N) + " " + std::to_string(shape.K));
+      if (plan.open_fails.count(to_string(shape))) {
+        r.status = "error";
+        r.why = "out of memory for " + to_string(shape);
+        shape = {};
+      }
+    } else if (const auto* q = std::get_if<MeasureCandidate>(&d.request)) {
+      const std::string name = q->candidate.name();
+      log_line(plan, "measure " + std::to_string(shape.M) + " " + std::to_string(shape.N) + " " +
+                         std::to_string(shape.K) + " " + to_string(q->layout) + " " + name);
+      if (shape.M == 0) {
+        r.status = "error";
+        r.why = "no shape is open";
+      } else if (auto it = plan.misbehave.find(q->candidate.config.name()); it != plan.misbehave.end()) {
+        misbehave(it->second);
+        if (it->second == "fatal") {
+          r.status = "fatal";
+          r.why = "cudaErrorIllegalAddress: an illegal memory access was encountered";
+          write_line(1, encode_reply(r));
+          return 4;
+        }
+        r.status = "fail";
+        r.why = "fail: random-normal: 12 elements out of tolerance";
+      } else {
+        r.us = testing::fake_candidate_us(shape, q->candidate);
+      }
+    } else if (const auto* q = std::get_if<MeasureBaseline>(&d.request)) {
+      log_line(plan, "baseline " + std::to_string(shape.M) + " " + std::to_string(shape.N) + " " +
+                         std::to_string(shape.K) + " " + to_string(q->layout) + " " + q->impl);
+      r.us = testing::fake_baseline_us(shape) * plan.baseline_scale;
+      r.note = "algo 1 of 8 timed";
+    } else if (const auto* q = std::get_if<CompareFinal>(&d.request)) {
+      log_line(plan, "compare " + std::to_string(shape.M) + " " + std::to_string(shape.N) + " " +
+                         std::to_string(shape.K) + " " + to_string(q->layout) + " " + std::to_string(q->entries.size()));
+      for (const auto& e : q->entries) {
+        EntryResult x;
+        if (e.candidate) {
+          if (auto it = plan.misbehave.find(e.candidate->config.name()); it != plan.misbehave.end()) misbehave(it->second);
+        }
+        const double t = e.candidate ? testing::fake_candidate_us(shape, *e.candidate)
+                                     : testing::fake_baseline_us(shape) * plan.baseline_scale;
+        x.median_us = t;
+        x.p25_us = t * 0.997;
+        x.p75_us = t * 1.003;
+        x.min_us = t * 0.99;
+        x.note = std::string(e.candidate ? "" : "algo 1 of 8 timed; ") + "sm_clock_mhz 1980, power_w 120";
+        r.results.push_back(x);
+      }
+    } else {
+      break;  // quit
+    }
+    write_line(1, encode_reply(r));
+  }
+  return 0;
+}

@@ -1,0 +1,394 @@
+// The tuner's loop on CPU, against the stand-in worker process (fake_worker.cpp) and a pretend
+// compiler: bad candidates are recorded and the run finishes, a rerun resumes without measuring
+// anything twice, results of another GPU or kernel source are never reused, split-K is tried
+// where tiles are few, and the table and its class rules follow from the measurements.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "fake_device.hpp"
+#include "runtime/table.hpp"
+#include "tune/tuner.hpp"
+#include "tune/worker_backend.hpp"
+
+namespace gemmforge::tune {
+namespace {
+
+struct TempDir {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("gemmforge_tune_test_" + std::to_string(getpid()) + "_" +
+                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  TempDir() {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+std::string fake_worker() {
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "gemmforge_fake_worker").string();
+}
+
+// Instant "compiles"; the names in `broken` do not compile.
+class FakeSource final : public KernelSource {
+ public:
+  std::set<std::string> broken;
+  CompiledConfig get(const KernelConfig& c) override {
+    if (broken.count(c.name())) return {false, "", "compile failed: planted"};
+    return {true, "fake-" + c.name(), ""};
+  }
+};
+
+// A config of the real tn space by its knobs.
+KernelConfig config(int bm, int bn, int stages, int consumers) {
+  for (const auto& c : config_space(Layout::tn, Accum::f32))
+    if (c.block_m == bm && c.block_n == bn && c.stages == stages && c.consumers == consumers &&
+        c.mode == ConsumerMode::cooperative && c.cluster_m == 1 && c.cluster_n == 1 && !c.tma_store && !c.swap_ab)
+      return c;
+  throw Error("no such config in the space");
+}
+
+struct Fixture {
+  TempDir dir;
+  KernelConfig good = config(128, 128, 4, 2);
+  std::vector<KernelConfig> slow = {config(64, 32, 2, 1), config(64, 32, 3, 1), config(64, 32, 4, 1),
+                                    config(64, 32, 5, 1), config(64, 32, 6, 1), config(64, 32, 7, 1)};
+  std::filesystem::path log = dir.path / "worker.log";
+
+  TuneOptions options(std::vector<Shape> shapes, int budget) const {
+    TuneOptions o;
+    o.shapes = std::move(shapes);
+    o.layouts = {Layout::tn};
+    o.strategy = "exhaustive";
+    o.budget = budget;
+    o.configs = slow;
+    o.configs.insert(o.configs.begin() + 2, good);
+    o.max_splits = 1;
+    o.compile_whole_space = false;
+    o.kernel_source_hash = "hash1";
+    o.db = dir.path / "tune.sqlite";
+    o.out = dir.path / "table.json";
+    o.command = "gemmforge tune (test)";
+    return o;
+  }
+  std::vector<std::string> worker(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> argv = {fake_worker(), "worker", "--cache-dir", dir.path.string(), "--log", log.string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return argv;
+  }
+  TuneResult run(const TuneOptions& o, std::vector<std::string> extra = {}, int* starts = nullptr,
+                 double candidate_timeout_s = 30) const {
+    WorkerTimeouts t;
+    t.candidate_s = candidate_timeout_s;
+    WorkerBackend backend(worker(std::move(extra)), t);
+    FakeSource source;
+    TuneResult r = run_tune(o, backend, source);
+    if (starts) *starts = backend.worker_starts();
+    return r;
+  }
+  // The worker's log lines of one kind ("measure M N K layout name", "baseline ...", ...).
+  std::vector<std::string> logged(const std::string& op) const {
+    std::vector<std::string> out;
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(op + " ", 0) == 0) out.push_back(line);
+    return out;
+  }
+  ResultsDb db(const std::string& gpu = "Fake GPU", const std::string& hash = "hash1") const {
+    return ResultsDb(dir.path / "tune.sqlite", DbEnvironment{gpu, "sm_90a", hash, "", ""});
+  }
+};
+
+// Whether a measured candidate's name is this config with launch knobs (e.g. "_k4_pdl") or none.
+bool is_variant_of(const std::string& candidate, const KernelConfig& c) {
+  if (candidate.rfind(c.name(), 0) != 0) return false;
+  static const std::regex knobs("((_g|_k)[0-9]+|_sk|_np|_pdl|_lastsum)*");
+  return std::regex_match(candidate.substr(c.name().size()), knobs);
+}
+
+std::string verdict_of(const std::vector<Measurement>& ms, const KernelConfig& c) {
+  for (const auto& m : ms)
+    if (is_variant_of(m.config, c)) return m.verdict;
+  return "not measured";
+}
+
+TEST(Tuner, RecordsCrashesHangsGarbageAndWrongResultsAsFailuresAndFinishes) {
+  Fixture f;
+  const Shape s{512, 512, 512};
+  const auto o = f.options({s}, 7);
+  int starts = 0;
+  // The hang costs one candidate timeout (1 s here).
+  const TuneResult r = f.run(o,
+                             {"--crash", f.slow[0].name(), "--hang", f.slow[1].name(), "--garbage", f.slow[2].name(),
+                              "--exit", f.slow[3].name(), "--fatal", f.slow[4].name(), "--wrong", f.slow[5].name()},
+                             &starts, 1.0);
+  EXPECT_EQ(r.tuned_now, 1u);
+  EXPECT_EQ(r.measured, 7);
+  EXPECT_EQ(r.failed, 6);
+  EXPECT_EQ(starts, 6);  // the first worker, and one after each of the five that killed it
+
+  const auto ms = f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 7u);
+  EXPECT_NE(verdict_of(ms, f.slow[0]).find("signal 11"), std::string::npos) << verdict_of(ms, f.slow[0]);
+  EXPECT_NE(verdict_of(ms, f.slow[1]).find("timeout after 1 s"), std::string::npos) << verdict_of(ms, f.slow[1]);
+  EXPECT_NE(verdict_of(ms, f.slow[2]).find("garbage"), std::string::npos) << verdict_of(ms, f.slow[2]);
+  EXPECT_NE(verdict_of(ms, f.slow[3]).find("exited with code 7"), std::string::npos) << verdict_of(ms, f.slow[3]);
+  EXPECT_NE(verdict_of(ms, f.slow[4]).find("illegal memory access"), std::string::npos) << verdict_of(ms, f.slow[4]);
+  EXPECT_NE(verdict_of(ms, f.slow[4]).find("CUDA context was lost"), std::string::npos);
+  EXPECT_NE(verdict_of(ms, f.slow[5]).find("out of tolerance"), std::string::npos) << verdict_of(ms, f.slow[5]);
+  EXPECT_EQ(verdict_of(ms, f.good), "pass");
+  for (const auto& m : ms)
+    EXPECT_TRUE(m.verdict == "pass" || m.verdict.rfind("fail: ", 0) == 0) << m.verdict;
+
+  // The good config beats the pretend baseline outside the noise: the table serves it.
+  const auto d = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->outcome, "win");
+  EXPECT_TRUE(is_variant_of(d->served, f.good)) << d->served;
+  const Table t = load_table(o.out, {"Fake GPU", "sm_90a", "hash1"});
+  const auto e = t.lookup(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(e && e->config);
+  EXPECT_EQ(*e->config, f.good);
+  EXPECT_TRUE(std::filesystem::exists(r.decisions_path));
+  EXPECT_TRUE(std::filesystem::exists(r.summary_path));
+  // The final rounds are recorded too, with the clocks they ran at.
+  const auto finals = f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "gpu");
+  ASSERT_EQ(finals.size(), 1u);
+  EXPECT_NE(finals[0].note.find("sm_clock_mhz"), std::string::npos);
+  EXPECT_TRUE(f.db().find(s, Layout::tn, Accum::f32, "cublaslt-autotune", "", "gpu").has_value());
+}
+
+TEST(Tuner, AFailedCompileIsAFailedCandidateNotAStop) {
+  Fixture f;
+  const Shape s{512, 512, 512};
+  auto o = f.options({s}, 6);  // seven configs, one of which does not compile
+  WorkerBackend backend(f.worker());
+  FakeSource source;
+  source.broken = {f.slow[0].name()};
+  run_tune(o, backend, source);
+  const auto ms = f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  EXPECT_EQ(verdict_of(ms, f.slow[0]), "fail: not built: compile failed: planted");
+  // The worker never saw it, and it cost no budget: the other six were all measured.
+  EXPECT_EQ(f.logged("measure").size(), 6u);
+  EXPECT_EQ(ms.size(), 7u);
+}
+
+TEST(Tuner, ARerunResumesAndMeasuresNothingTwice) {
+  Fixture f;
+  const std::vector<Shape> shapes = {{512, 512, 512}, {1024, 256, 2048}};
+  const TuneResult first = f.run(f.options(shapes, 3));
+  EXPECT_EQ(first.measured, 6);
+  EXPECT_EQ(f.logged("measure").size(), 6u);  // the budget counts measurements
+  EXPECT_EQ(f.logged("baseline").size(), 2u);
+
+  const TuneResult again = f.run(f.options(shapes, 3));
+  EXPECT_EQ(again.already_done, 2u);
+  EXPECT_EQ(again.measured, 0);
+  EXPECT_EQ(f.logged("measure").size(), 6u);
+  EXPECT_EQ(f.logged("baseline").size(), 2u);
+  EXPECT_EQ(f.logged("compare").size(), 2u);
+  EXPECT_EQ(again.decisions.size(), 2u);
+
+  // A larger budget goes on searching from where it stopped.
+  const TuneResult more = f.run(f.options(shapes, 5));
+  EXPECT_EQ(more.measured, 4);
+  const auto lines = f.logged("measure");
+  EXPECT_EQ(lines.size(), 10u);
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), lines.size()) << "a candidate was measured twice";
+  for (const auto& d : more.decisions) EXPECT_EQ(d.budget, 5);
+}
+
+// Stands for a tuner process killed in the middle of a problem.
+class DiesAfter final : public MeasureBackend {
+ public:
+  DiesAfter(MeasureBackend& inner, int measurements) : inner_(inner), left_(measurements) {}
+  nlohmann::json environment() override { return inner_.environment(); }
+  void open(const Shape& s, Accum a, uint64_t seed) override { inner_.open(s, a, seed); }
+  Outcome measure(Layout l, const KernelCandidate& c, const std::string& key) override {
+    if (left_-- == 0) throw std::runtime_error("the tuner was killed");
+    return inner_.measure(l, c, key);
+  }
+  Outcome baseline(Layout l, const std::string& impl) override { return inner_.baseline(l, impl); }
+  std::vector<EntryResult> compare(Layout l, const std::vector<FinalEntry>& e, int rounds) override {
+    return inner_.compare(l, e, rounds);
+  }
+
+ private:
+  MeasureBackend& inner_;
+  int left_;
+};
+
+TEST(Tuner, AnInterruptedRunLosesNothingMeasured) {
+  Fixture f;
+  const Shape s{512, 512, 512};
+  {
+    WorkerBackend worker(f.worker());
+    DiesAfter dying(worker, 3);
+    FakeSource source;
+    EXPECT_THROW(run_tune(f.options({s}, 5), dying, source), std::runtime_error);
+  }
+  EXPECT_EQ(f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate").size(), 3u);
+  EXPECT_FALSE(f.db().decision(s, Layout::tn, Accum::f32).has_value());
+  const TuneResult r = f.run(f.options({s}, 5));
+  EXPECT_EQ(r.measured, 2);
+  EXPECT_EQ(r.reused, 3);
+  const auto lines = f.logged("measure");
+  EXPECT_EQ(lines.size(), 5u);
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), lines.size());
+  EXPECT_TRUE(f.db().decision(s, Layout::tn, Accum::f32).has_value());
+}
+
+TEST(Tuner, NeverReusesResultsOfAnotherGpuOrKernelSource) {
+  Fixture f;
+  const Shape s{512, 512, 512};
+  f.run(f.options({s}, 4));
+  EXPECT_EQ(f.logged("measure").size(), 4u);
+
+  const TuneResult other_gpu = f.run(f.options({s}, 4), {"--gpu", "Other GPU"});
+  EXPECT_EQ(other_gpu.measured, 4);
+  EXPECT_EQ(other_gpu.reused, 0);
+  EXPECT_GE(other_gpu.foreign, 4);
+  EXPECT_EQ(f.logged("measure").size(), 8u);
+  EXPECT_THROW(load_table(f.options({s}, 4).out, {"Fake GPU", "sm_90a", "hash1"}), Error);  // the table is Other GPU's
+  EXPECT_NO_THROW(load_table(f.options({s}, 4).out, {"Other GPU", "sm_90a", "hash1"}));
+
+  auto edited = f.options({s}, 4);
+  edited.kernel_source_hash = "hash2";
+  const TuneResult other_source = f.run(edited);
+  EXPECT_EQ(other_source.measured, 4);
+  EXPECT_EQ(f.logged("measure").size(), 12u);
+  EXPECT_EQ(f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate").size(), 4u);
+}
+
+TEST(Tuner, TriesSplitKWhereTheTilesCannotFillTheSms) {
+  Fixture f;
+  auto o = f.options({{256, 256, 8192}, {4096, 4096, 512}}, 16);
+  o.configs = {f.good};
+  o.max_splits = kMaxSplits;
+  const TuneResult r = f.run(o);
+  std::vector<std::string> split, unsplit;
+  for (const auto& line : f.logged("measure")) (line.find("_k") != std::string::npos ? split : unsplit).push_back(line);
+  ASSERT_EQ(split.size(), 1u);  // 4 tiles of 128x128: split; 1024 tiles: not
+  EXPECT_NE(split[0].find("measure 256 256 8192"), std::string::npos);
+  EXPECT_EQ(unsplit.size(), 2u);
+  // On the pretend device the split launch is the faster one where tiles are few.
+  const auto d = f.db().decision({256, 256, 8192}, Layout::tn, Accum::f32);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_NE(d->best.find("_k"), std::string::npos) << d->best;
+}
+
+TEST(Tuner, ClassRulesNameTheCandidateThatBeatsCublasLtAcrossTheClass) {
+  Fixture f;
+  // Three mid shapes with enough 128x128 tiles to fill the pretend GPU: the good config wins
+  // each one.
+  const std::vector<Shape> mid = {{2048, 2048, 1024}, {2048, 3072, 512}, {3072, 2048, 2048}};
+  const TuneResult r = f.run(f.options(mid, 7));
+  const Table t = load_table(r.table_path, {"Fake GPU", "sm_90a", "hash1"});
+  ASSERT_EQ(t.exact.size(), 3u);
+  const auto rule = t.rules.find({ShapeClass::mid, Layout::tn, Accum::f32});
+  ASSERT_NE(rule, t.rules.end());
+  ASSERT_TRUE(rule->second.config.has_value());
+  EXPECT_EQ(*rule->second.config, f.good);
+  EXPECT_GT(rule->second.speedup, 1.0);
+  // An untuned mid shape gets the rule.
+  const auto unseen = t.lookup({1536, 2048, 1024}, Layout::tn, Accum::f32);
+  ASSERT_TRUE(unseen && unseen->config);
+  EXPECT_EQ(*unseen->config, f.good);
+
+  // Where every candidate loses, every entry and the rule name cuBLASLt.
+  Fixture g;
+  const TuneResult lost = g.run(g.options(mid, 7), {"--baseline-scale", "0.5"});
+  const Table lt = load_table(lost.table_path, {"Fake GPU", "sm_90a", "hash1"});
+  for (const auto& [key, e] : lt.exact) {
+    EXPECT_FALSE(e.config.has_value());
+    // The baseline's autotuned pick (the stand-in reports "algo 1 of 8"): the runtime uses it.
+    EXPECT_EQ(e.cublaslt_algo, 0);
+  }
+  const auto lrule = lt.rules.find({ShapeClass::mid, Layout::tn, Accum::f32});
+  ASSERT_NE(lrule, lt.rules.end());
+  EXPECT_FALSE(lrule->second.config.has_value());
+  for (const auto& row : lost.summary) {
+    if (row.shape_class == "all") {
+      EXPECT_EQ(row.losses, 3);
+    }
+  }
+}
+
+TEST(Tuner, SeedsTheSearchWithTheClassWinners) {
+  Fixture f;
+  // First shape: only the good config. Second shape: only slow configs in the space, but the
+  // class winner is measured first as a seed.
+  auto o = f.options({{2048, 2048, 1024}}, 3);
+  o.configs = {f.good};
+  f.run(o);
+  ASSERT_EQ(f.db().decision({2048, 2048, 1024}, Layout::tn, Accum::f32)->outcome, "win");
+  auto o2 = f.options({{2048, 3072, 512}}, 3);
+  o2.configs = f.slow;
+  f.run(o2);
+  const auto ms = f.db().measurements_of({2048, 3072, 512}, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_FALSE(ms.empty());
+  EXPECT_TRUE(is_variant_of(ms.front().config, f.good)) << ms.front().config;
+  EXPECT_NE(ms.front().note.find("seed"), std::string::npos);
+  EXPECT_EQ(ms.size(), 3u);
+}
+
+TEST(Tuner, MeasuresClassRuleContendersWhereTheSearchDidNot) {
+  for (bool measure_gaps : {true, false}) {
+    Fixture f;
+    auto a = f.options({{2048, 2048, 1024}}, 3);
+    a.configs = {f.good};
+    f.run(a);
+    auto b = f.options({{2048, 3072, 512}}, 2);
+    b.configs = f.slow;
+    b.seeds = 0;
+    b.measure_rule_gaps = measure_gaps;
+    f.run(b);
+    const auto m = f.db().find({2048, 3072, 512}, Layout::tn, Accum::f32, "gemmforge",
+                               launch_variants(f.good, {2048, 3072, 512}, 132, kMaxSplits).front().name(), "estimate");
+    EXPECT_EQ(m.has_value(), measure_gaps);
+    if (m) {
+      EXPECT_EQ(m->note, "class rule evidence");
+      // Evidence is not search: the problem's decision stands on its own candidates.
+      EXPECT_NE(f.db().decision({2048, 3072, 512}, Layout::tn, Accum::f32)->best.find("64x32"), std::string::npos);
+    }
+  }
+}
+
+TEST(Tuner, ATimeLimitStopsBeforeTheNextShapeAndStillWritesTheTable) {
+  Fixture f;
+  auto o = f.options({{512, 512, 512}}, 3);
+  o.time_limit_s = 1e-9;
+  const TuneResult r = f.run(o);
+  EXPECT_TRUE(r.stopped_by_time_limit);
+  EXPECT_EQ(r.tuned_now, 0u);
+  EXPECT_TRUE(std::filesystem::exists(r.table_path));
+  EXPECT_TRUE(f.logged("measure").empty());
+}
+
+TEST(Tuner, AShapeThatCannotBeSetUpIsSkippedAndTheRunGoesOn) {
+  Fixture f;
+  const TuneResult r = f.run(f.options({{512, 512, 512}, {1024, 256, 2048}}, 2), {"--open-fails", "512x512x512"});
+  EXPECT_EQ(r.skipped, 1u);
+  EXPECT_EQ(r.tuned_now, 1u);
+  EXPECT_EQ(r.decisions.size(), 1u);
+}
+
+TEST(Tuner, NoGpuStopsTheRunWithTheReason) {
+  Fixture f;
+  try {
+    f.run(f.options({{512, 512, 512}}, 2), {"--no-gpu"});
+    FAIL() << "ran without a GPU";
+  } catch (const NoGpuError& e) {
+    EXPECT_NE(std::string(e.what()).find("no usable NVIDIA GPU"), std::string::npos);
+  }
+  EXPECT_FALSE(std::filesystem::exists(f.dir.path / "tune.sqlite"));
+}
+
+}  // namespace
+}  // namespace gemmforge::tune

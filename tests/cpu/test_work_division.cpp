@@ -1,0 +1,55 @@
+// Stream-K's arithmetic (kernels/sm90/work_division.cuh), which the kernel and the host share:
+// checked here on the CPU over many tile counts, K lengths and grid sizes.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/kernel_config.hpp"
+#include "sm90/work_division.cuh"
+
+namespace gemmforge {
+namespace {
+
+TEST(StreamK, IterationsArePartitionedAndEveryTileFitsItsSlots) {
+  for (long long tiles : {1LL, 2LL, 7LL, 131LL, 132LL, 133LL, 400LL, 408LL, 1000LL})
+    for (int k_blocks : {1, 2, 3, 16, 64, 257})
+      for (int ctas : {1, 2, 66, 132}) {
+        const auto p = sm90::StreamKPlan::make(tiles, k_blocks, ctas);
+        const std::string where = std::to_string(tiles) + " tiles, " + std::to_string(k_blocks) + " k-blocks, " +
+                                  std::to_string(ctas) + " CTAs";
+        ASSERT_EQ(p.dp_tiles % ctas, 0) << where;  // whole waves only
+        ASSERT_EQ(p.dp_tiles + p.sk_tiles, tiles) << where;
+        ASSERT_LT(p.sk_tiles, ctas) << where;
+        if (p.sk_tiles == 0) continue;
+        ASSERT_EQ(p.begin(0), 0) << where;
+        ASSERT_EQ(p.begin(p.sk_ctas), p.sk_iters) << where;
+        for (int c = 0; c < p.sk_ctas; ++c) {
+          ASSERT_LT(p.begin(c), p.begin(c + 1)) << where << ": CTA " << c << " has no iteration";
+          for (long long x = p.begin(c); x < p.begin(c + 1); ++x) ASSERT_EQ(p.cta_of(x), c) << where << ", iteration " << x;
+        }
+        for (long long t = 0; t < p.sk_tiles; ++t) {
+          const int parts = p.cta_of((t + 1) * k_blocks - 1) - p.cta_of(t * k_blocks) + 1;
+          ASSERT_GE(parts, 1) << where;
+          ASSERT_LE(parts, p.max_parts) << where << ": tile " << t << " needs more slots than the workspace has";
+        }
+      }
+}
+
+TEST(StreamK, WorkspaceOnlyForTheLeftOverTiles) {
+  KernelConfig c;  // 128x128, two cooperative consumers
+  EXPECT_EQ(streamk_workspace_bytes(c, 128 * 132, 128, 4096, 132), 0u);  // whole waves: nothing shared
+  const auto p = sm90::StreamKPlan::make(17 * 24, 16, 132);              // 2112x3000x1024
+  EXPECT_EQ(p.sk_tiles, 408 - 396);
+  EXPECT_EQ(streamk_workspace_bytes(c, 2112, 3000, 1024, 132),
+            size_t(64 * 4 + p.sk_tiles * 2 * p.max_parts * 64 * 128 * 4));
+  EXPECT_TRUE(launch_problem(c, LaunchKnobs{.stream_k = true}).empty());
+  KernelConfig cluster = c;
+  cluster.cluster_m = 2;
+  cluster.multicast = true;
+  EXPECT_FALSE(launch_problem(cluster, LaunchKnobs{.stream_k = true}).empty());
+  EXPECT_FALSE(launch_problem(c, LaunchKnobs{.persistent = false, .stream_k = true}).empty());
+  EXPECT_FALSE(launch_problem(c, LaunchKnobs{.splits = 2, .stream_k = true}).empty());
+}
+
+}  // namespace
+}  // namespace gemmforge

@@ -1,0 +1,132 @@
+// The tuner on a GPU with planted bad kernels (planted_worker.cpp): a crash, an illegal address,
+// a trap and a hang each cost only the worker and are recorded as failed with the reason, a
+// wrong result is rejected by the gate, good candidates are measured, the run finishes with a
+// decision and a table, and a rerun measures nothing that was measured.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "eval/device.hpp"
+#include "jit/cache_key.hpp"
+#include "planted_tune_configs.hpp"
+#include "runtime/sm90_kernel.hpp"
+#include "runtime/table.hpp"
+#include "tune/tuner.hpp"
+#include "tune/worker_backend.hpp"
+
+namespace gemmforge::tune {
+namespace {
+
+using testing::Flaw;
+
+std::string planted_worker() {
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "gemmforge_planted_worker").string();
+}
+
+std::string verdict_of(const std::vector<Measurement>& ms, const KernelConfig& c) {
+  for (const auto& m : ms)
+    if (m.config == c.name()) return m.verdict;
+  return "not measured";
+}
+
+TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
+  const GpuInfo info = probe_gpu();
+  if (!info.present) GTEST_SKIP() << "no usable NVIDIA GPU (" << info.why_absent << "); GPU tests run on the device machine";
+  if (info.cc_major != 9) GTEST_SKIP() << "gemmforge's kernels need an sm_90 GPU";
+
+  const auto dir = std::filesystem::temp_directory_path() / ("gemmforge_tune_gpu_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::vector<KernelConfig> good = {testing::space_config(128, 128, 4, 2), testing::space_config(128, 64, 4, 2),
+                                          testing::space_config(64, 128, 4, 1)};
+  const auto& planted = testing::planted_tune_configs();
+  TuneOptions o;
+  o.shapes = {{256, 256, 1024}};
+  o.layouts = {Layout::tn};
+  o.strategy = "exhaustive";
+  o.configs = {good[0], planted[0].config, planted[1].config, good[1], planted[2].config, planted[3].config,
+               planted[4].config, good[2]};
+  o.budget = int(o.configs.size());
+  o.max_splits = 1;  // one launch per config: the test is about isolation, not split-K
+  o.seeds = 0;
+  o.compile_whole_space = false;
+  o.final_rounds = 3;
+  o.kernel_source_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
+  o.db = dir / "tune.sqlite";
+  o.out = dir / "table.json";
+  o.command = "TuneOnGpu";
+
+  jit::KernelCache cache;  // the user's cache: shared with the other GPU tests and runs
+  const std::vector<std::string> argv = {planted_worker(), "worker", "--cache-dir", cache.dir().string()};
+  WorkerTimeouts timeouts;
+  timeouts.candidate_s = 15;  // what the planted hang costs
+  nlohmann::json device;
+  {
+    WorkerBackend backend(argv, timeouts);
+    CompileAhead source(cache, 2);
+    const TuneResult r = run_tune(o, backend, source);
+    device = backend.environment();
+    EXPECT_EQ(r.tuned_now, 1u);
+    EXPECT_EQ(r.measured, 8);
+    EXPECT_EQ(r.failed, 5);
+    EXPECT_GE(backend.worker_starts(), 5);  // a fresh worker after each of the four that took it down
+  }
+
+  ResultsDb db(o.db, db_environment(device, o.kernel_source_hash));
+  const auto ms = db.measurements_of(o.shapes[0], Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 8u);
+  auto planted_verdict = [&](Flaw f) {
+    for (const auto& p : planted)
+      if (p.flaw == f) return verdict_of(ms, p.config);
+    return std::string("no such flaw");
+  };
+  EXPECT_NE(planted_verdict(Flaw::illegal_address).find("illegal memory access"), std::string::npos)
+      << planted_verdict(Flaw::illegal_address);
+  EXPECT_NE(planted_verdict(Flaw::illegal_address).find("CUDA context was lost"), std::string::npos);
+  EXPECT_NE(planted_verdict(Flaw::device_trap).find("CUDA context was lost"), std::string::npos)
+      << planted_verdict(Flaw::device_trap);
+  EXPECT_NE(planted_verdict(Flaw::hang).find("timeout"), std::string::npos) << planted_verdict(Flaw::hang);
+  EXPECT_NE(planted_verdict(Flaw::host_crash).find("signal 11"), std::string::npos) << planted_verdict(Flaw::host_crash);
+  EXPECT_NE(planted_verdict(Flaw::skip_last_row).find("never written"), std::string::npos)
+      << planted_verdict(Flaw::skip_last_row);
+  for (const auto& g : good) {
+    EXPECT_EQ(verdict_of(ms, g), "pass") << g.name();
+    const auto m = db.find(o.shapes[0], Layout::tn, Accum::f32, "gemmforge", g.name(), "estimate");
+    ASSERT_TRUE(m && m->median_us);
+    EXPECT_GT(*m->median_us, 0);
+  }
+
+  const auto d = db.decision(o.shapes[0], Layout::tn, Accum::f32);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(d->outcome == "win" || d->outcome == "tie" || d->outcome == "loss") << d->outcome;
+  EXPECT_TRUE(d->baseline_us.has_value());
+  for (const auto& p : planted) EXPECT_NE(d->served, p.config.name());
+  const Table table = load_table(o.out, {db_environment(device, "").gpu, db_environment(device, "").arch,
+                                         o.kernel_source_hash});
+  EXPECT_EQ(table.exact.size(), 1u);
+
+  // The same command again: the problem is done, nothing is measured.
+  {
+    WorkerBackend backend(argv, timeouts);
+    CompileAhead source(cache, 2);
+    const TuneResult again = run_tune(o, backend, source);
+    EXPECT_EQ(again.already_done, 1u);
+    EXPECT_EQ(again.measured, 0);
+  }
+  // A larger budget searches on, but the space holds nothing unmeasured: only the final again.
+  o.budget += 4;
+  {
+    WorkerBackend backend(argv, timeouts);
+    CompileAhead source(cache, 2);
+    const TuneResult more = run_tune(o, backend, source);
+    EXPECT_EQ(more.tuned_now, 1u);
+    EXPECT_EQ(more.measured, 0);
+    EXPECT_EQ(more.reused, 8);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gemmforge::tune
