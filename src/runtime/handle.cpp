@@ -77,6 +77,11 @@ struct LtPlan {
 struct Plan {
   std::unique_ptr<Sm90Kernel> kernel;  // a gemmforge kernel from the table, if one serves it
   int cublaslt_algo = -1;              // cuBLASLt's algorithm the table names (256-byte operands)
+  // The kernel's split-K workspace, one per stream, zeroed when made. Per plan because its layout
+  // (where the counters end and the partial sums begin) depends on the problem: a workspace
+  // shared between shapes would leave one shape's partial sums where another keeps its counters.
+  // Never freed while the handle lives: graphs captured from a stream keep pointing at it.
+  std::map<cudaStream_t, DeviceBuffer> splitk_workspaces;
   // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
   std::map<uint32_t, std::unique_ptr<LtPlan>> lt;
   PlanInfo info;
@@ -101,9 +106,6 @@ struct Handle::Impl {
   std::map<std::string, std::shared_ptr<jit::LoadedKernel>> loaded;  // by config name
   std::map<std::tuple<int64_t, int64_t, int64_t, Layout>, Plan> plans;
   std::map<cudaStream_t, void*> workspaces;
-  // gemmforge's split-K workspace per stream, zeroed when made. Apart from cuBLASLt's, which
-  // writes anything into its own, while split-K kernels need their counters at zero.
-  std::map<cudaStream_t, DeviceBuffer> splitk_workspaces;
   std::mutex mu;
 
   explicit Impl(const HandleOptions& o) : options(o) {
@@ -146,6 +148,19 @@ struct Handle::Impl {
     return k;
   }
 
+  // How the library launches a table's kernel. Shared tiles are summed by the last part to arrive:
+  // the sliced sum waits for every part of a tile, which only a GPU running nothing else
+  // guarantees to be resident at once (the tuner's and bench's case, not a library's: another
+  // stream's kernels may hold the SMs the waited-for parts need). A class rule's split count was
+  // chosen for one tuned shape: for this one it is recomputed.
+  LaunchKnobs served_knobs(const TableEntry& e, const Problem& p) const {
+    LaunchKnobs k = e.knobs;
+    k.sliced_reduction = false;
+    if (e.from_rule && k.splits > 1)
+      k.splits = auto_splits(*e.config, p.shape.M, p.shape.N, p.shape.K, ctx.info().sm_count);
+    return k;
+  }
+
   Plan make_plan(const Problem& p) {
     Plan plan;
     std::string why_lt = "not in the table";
@@ -164,10 +179,10 @@ struct Handle::Impl {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
     } else {
       try {
-        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, entry->knobs, load(*entry->config));
+        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p), load(*entry->config));
         plan.kernel->use_caller_workspace();
         plan.kernel->prepare(p, {});
-        plan.info = {"gemmforge", KernelCandidate{*entry->config, entry->knobs}.name()};
+        plan.info = {"gemmforge", KernelCandidate{*entry->config, served_knobs(*entry, p)}.name()};
         return plan;
       } catch (const Error& e) {  // a kernel that cannot be built or launched here: cuBLASLt serves
         plan.kernel.reset();
@@ -207,20 +222,18 @@ struct Handle::Impl {
     }
   }
 
-  // The split-K workspace of `stream`, grown (outside a capture only) to at least `bytes`.
-  void* splitk_workspace(cudaStream_t stream, size_t bytes) {
-    auto it = splitk_workspaces.find(stream);
-    if (it != splitk_workspaces.end() && it->second.bytes() >= bytes) return it->second.get();
+  // The plan's split-K workspace on `stream`, made (outside a capture only) on first use.
+  void* splitk_workspace(Plan& plan, cudaStream_t stream) {
+    const size_t bytes = plan.kernel->workspace_bytes();
+    if (auto it = plan.splitk_workspaces.find(stream); it != plan.splitk_workspaces.end()) return it->second.get();
     if (is_capturing(stream))
       throw Error("this shape's kernel needs " + std::to_string(bytes >> 10) +
                   " KiB of split-K workspace on this stream, which is being captured: make one call of this shape "
                   "on the stream before capturing");
     RelaxedCapture relaxed;
-    DeviceBuffer ws(bytes);  // a smaller old one is freed below: cudaFree waits for its kernels
+    DeviceBuffer ws(bytes);
     GF_CUDA(cudaMemsetAsync(ws.get(), 0, bytes, stream));
-    auto& slot = splitk_workspaces[stream];
-    slot = std::move(ws);
-    return slot.get();
+    return plan.splitk_workspaces.emplace(stream, std::move(ws)).first->second.get();
   }
 
   static bool is_capturing(cudaStream_t stream) {
@@ -274,8 +287,7 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   Plan& plan = impl_->plan_for(p);
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
-    const size_t ws_bytes = plan.kernel->workspace_bytes();
-    plan.kernel->run_on(o, stream, ws_bytes > 0 ? impl_->splitk_workspace(stream, ws_bytes) : nullptr);
+    plan.kernel->run_on(o, stream, plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr);
     return;
   }
   impl_->run_lt(plan, p, o, stream);

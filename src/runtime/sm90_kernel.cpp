@@ -85,8 +85,10 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   group_m_ = knobs_.group_m > 0 ? knobs_.group_m : auto_group_m(config_, int(clusters), kernel_m_);
   workspace_bytes_ = knobs_.stream_k ? streamk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, int(grid_.x))
                                      : splitk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, splits_);
-  if (!caller_workspace_ && own_workspace_.bytes() < workspace_bytes_) {
-    own_workspace_ = DeviceBuffer(workspace_bytes_);
+  if (!caller_workspace_ && workspace_bytes_ > 0) {
+    if (own_workspace_.bytes() < workspace_bytes_) own_workspace_ = DeviceBuffer(workspace_bytes_);
+    // Zeroed on every prepare: the counters of this problem may sit where the partial sums of
+    // the one prepared before were.
     GF_CUDA(cudaMemset(own_workspace_.get(), 0, workspace_bytes_));
   }
 }

@@ -38,7 +38,11 @@ nlohmann::json entry_to_json(const TableEntry& e) {
 
 std::optional<TableEntry> Table::lookup(const Shape& s, Layout l, Accum a) const {
   if (auto it = exact.find({s.M, s.N, s.K, l, a}); it != exact.end()) return it->second;
-  if (auto it = rules.find({classify(s), l, a}); it != rules.end()) return it->second;
+  if (auto it = rules.find({classify(s), l, a}); it != rules.end()) {
+    TableEntry e = it->second;
+    e.from_rule = true;
+    return e;
+  }
   return std::nullopt;
 }
 

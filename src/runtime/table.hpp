@@ -29,6 +29,7 @@ struct TableEntry {
   // problem (its index among up to kLtHeuristicCount asked for with kLtWorkspaceBytes of
   // workspace and 256-byte aligned operands); -1: the heuristic's first.
   int cublaslt_algo = -1;
+  bool from_rule = false;  // set by lookup(): a class rule, not an entry for this exact problem
 };
 
 struct Table {

@@ -79,6 +79,11 @@ class Worker {
  public:
   Worker(DeviceContext& ctx, const CandidateFactory& f) : ctx_(ctx), factory_(f) {}
 
+  // The open shape could not be set up again after a candidate damaged it.
+  struct ShapeLost : Error {
+    using Error::Error;
+  };
+
   Reply handle(const Request& req) {
     return std::visit(
         [&](const auto& q) -> Reply {
@@ -90,6 +95,10 @@ class Worker {
             else if constexpr (std::is_same_v<T, MeasureBaseline>) return baseline(q);
             else if constexpr (std::is_same_v<T, CompareFinal>) return compare(q);
             else return Reply{};
+          } catch (const ShapeLost& e) {
+            // The candidate's verdict stands, but this worker has no shape any more: it says so
+            // as fatal, exits, and the tuner starts a fresh one that sets the shape up again.
+            return failed("fatal", e.what());
           } catch (const std::exception& e) {
             // A CUDA context that a kernel broke cannot be trusted again: say why, then exit.
             if (auto lost = lost_context(); !lost.empty()) return failed("fatal", std::string(e.what()) + " [" + lost + "]");
@@ -130,7 +139,12 @@ class Worker {
   // may have written into them too: set the shape up again rather than judge the next
   // candidates against damaged references.
   void after_verdict(const std::string& verdict) {
-    if (verdict.find("out-of-bounds write") != std::string::npos && open_) open(*open_);
+    if (verdict.find("out-of-bounds write") == std::string::npos || !open_) return;
+    try {
+      open(*open_);
+    } catch (const std::exception& e) {
+      throw ShapeLost(verdict + "; then the shape could not be set up again: " + e.what());
+    }
   }
 
   // Items 1-5 and 7 of the gate, a short device-time estimate, then item 6.

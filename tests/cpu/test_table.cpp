@@ -52,6 +52,8 @@ TEST(Table, LooksUpExactShapesThenClassRules) {
   const auto rule = t.lookup({8192, 12288, 4096}, Layout::tn, Accum::f32);  // large, not listed
   ASSERT_TRUE(rule && rule->config);
   EXPECT_EQ(*rule->config, KernelConfig{});
+  EXPECT_TRUE(rule->from_rule);  // the library recomputes a rule's split count per shape
+  EXPECT_FALSE(exact->from_rule);
   EXPECT_FALSE(t.lookup({8192, 12288, 4096}, Layout::nn, Accum::f32));  // no nn rule
   EXPECT_FALSE(t.lookup({1000, 1000, 1000}, Layout::tn, Accum::f32));   // mid: no rule
   // What to_json writes, table_from_json reads back.

@@ -42,6 +42,13 @@ class RuntimeCall final : public GemmImpl {
 };
 
 // A table for the running GPU and kernel sources that sends a few shapes to gemmforge kernels.
+TableEntry entry(const KernelConfig& c) {
+  TableEntry e;
+  e.config = c;
+  e.speedup = 1.0;
+  return e;
+}
+
 std::filesystem::path write_table(const DeviceContext& ctx, const std::string& gpu_name) {
   Table t;
   t.gpu = gpu_name;
@@ -52,10 +59,18 @@ std::filesystem::path write_table(const DeviceContext& ctx, const std::string& g
   KernelConfig nn = tn;
   nn.layout = Layout::nn;
   for (const Shape& s : {Shape{4096, 4096, 4096}, Shape{77, 1000, 4104}, Shape{4095, 12289, 64}}) {
-    t.exact[{s.M, s.N, s.K, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0, {}};
-    t.exact[{s.M, s.N, s.K, Layout::nn, Accum::f32}] = TableEntry{nn, 1.0, {}};
+    t.exact[{s.M, s.N, s.K, Layout::tn, Accum::f32}] = entry(tn);
+    t.exact[{s.M, s.N, s.K, Layout::nn, Accum::f32}] = entry(nn);
   }
-  t.rules[{ShapeClass::large, Layout::tn, Accum::f32}] = TableEntry{tn, 1.0, {}};
+  t.rules[{ShapeClass::large, Layout::tn, Accum::f32}] = entry(tn);
+  // Split-K entries whose workspaces are laid out differently (counters for 128 tile parts
+  // against 8), so that calling them on one stream would catch a workspace shared by shapes.
+  KernelConfig split;
+  TableEntry y = entry(split), x = entry(split);
+  y.knobs.splits = 3;
+  x.knobs.splits = 32;
+  t.exact[{1024, 1024, 2048, Layout::tn, Accum::f32}] = y;
+  t.exact[{256, 256, 16384, Layout::tn, Accum::f32}] = x;
   const auto path = std::filesystem::temp_directory_path() / ("gemmforge_runtime_table_" + gpu_name.substr(0, 6) + ".json");
   write_file_atomically(path, t.to_json().dump(1));
   return path;
@@ -121,6 +136,48 @@ TEST(Runtime, TheShippedTableServesItsShapes) {
     ++served;
   }
   EXPECT_GT(served, 0);
+}
+
+// Split-K shapes one after another on one stream, each with its own workspace layout, and a
+// captured graph that must still work after another shape's workspace is made.
+TEST(Runtime, SplitKShapesShareAStreamAndGraphsOutliveNewWorkspaces) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
+  const Shape y{1024, 1024, 2048}, x{256, 256, 16384};
+  ASSERT_NE(h.plan(y.M, y.N, y.K, Layout::tn).detail.find("_k3"), std::string::npos) << h.plan(y.M, y.N, y.K, Layout::tn).detail;
+  for (const Shape& s : {y, x, y, x}) expect_gate_passes(h, *ctx, s, Layout::tn, "gemmforge");
+
+  ShapeBuffers buf(y, false, ctx->info().l2_bytes, ctx->stream());
+  buf.fill_for_timing(5, ctx->stream());
+  const Operands o = buf.guarded();
+  const size_t bytes = size_t(y.M * y.N) * 2;
+  cudaStream_t stream = nullptr;
+  GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  h.hgemm(y.M, y.N, y.K, o.A, o.B, o.C, Layout::tn, stream);
+  GF_CUDA(cudaStreamSynchronize(stream));
+  std::vector<unsigned char> direct(bytes), replayed(bytes);
+  GF_CUDA(cudaMemcpy(direct.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  h.hgemm(y.M, y.N, y.K, o.A, o.B, o.C, Layout::tn, stream);
+  GF_CUDA(cudaStreamEndCapture(stream, &graph));
+  GF_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  {  // another split-K shape on the same stream: its workspace is new, the graph's is kept
+    ShapeBuffers other(x, false, ctx->info().l2_bytes, ctx->stream());
+    other.fill_for_timing(6, ctx->stream());
+    h.hgemm(x.M, x.N, x.K, other.guarded().A, other.guarded().B, other.guarded().C, Layout::tn, stream);
+    GF_CUDA(cudaStreamSynchronize(stream));
+  }
+  GF_CUDA(cudaMemset(o.C, 0, bytes));
+  GF_CUDA(cudaGraphLaunch(exec, stream));
+  GF_CUDA(cudaStreamSynchronize(stream));
+  GF_CUDA(cudaMemcpy(replayed.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(direct, replayed);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
 }
 
 TEST(Runtime, ACallCapturedInAGraphReplaysTheSameResult) {

@@ -154,16 +154,16 @@ TEST(Sm90Kernel, SplitKAndStreamKPassTheGate) {
     ASSERT_TRUE(compiled.ok) << cfg.name() << "\n" << compiled.log;
     auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
     for (const Shape& s : shapes)
-      for (int splits : {2, 5, 16, 0})
+      for (int splits : {2, 5, 16, 0, -1})  // 0: stream-K with the sliced sum, -1: with the last-arriver sum
         for (bool persistent : {true, false}) {
           const Problem problem{s, cfg.layout, cfg.acc};
           if (!why_not_supported(cfg, problem).empty()) continue;
           LaunchKnobs knobs;
           knobs.splits = splits > 0 ? splits : 1;
-          knobs.stream_k = splits == 0;
+          knobs.stream_k = splits <= 0;
           knobs.persistent = persistent;
           knobs.pdl = splits == 5;  // programmatic dependent launch on some of them
-          knobs.sliced_reduction = splits != 16;  // and the last-arriver sum on others
+          knobs.sliced_reduction = splits != 16 && splits != -1;  // and the last-arriver sum on others
           if (!launch_problem(cfg, knobs).empty()) continue;  // stream-K: persistent, no clusters
           ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
           Sm90Kernel k(*ctx, cfg, knobs, loaded);
@@ -192,13 +192,16 @@ TEST(Sm90Kernel, SplitKAndStreamKAreDeterministic) {
   const auto compiled = jit::compile_cached(compile_request(cfg), cache);
   ASSERT_TRUE(compiled.ok) << compiled.log;
   auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
-  for (bool stream_k : {false, true}) {
+  // The last-arriver sum is where the order could depend on timing: which part arrives last.
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool stream_k = variant % 2 == 1, sliced = variant < 2;
     const Shape s = stream_k ? Shape{2112, 3000, 4096} : Shape{256, 384, 16384};
     ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
     buf.fill_for_timing(7, ctx->stream());
     LaunchKnobs knobs;
     knobs.splits = stream_k ? 1 : 8;
     knobs.stream_k = stream_k;
+    knobs.sliced_reduction = sliced;
     Sm90Kernel k(*ctx, cfg, knobs, loaded);
     k.prepare(Problem{s, Layout::tn, cfg.acc}, {buf.guarded()});
     const size_t n = size_t(s.M * s.N);
