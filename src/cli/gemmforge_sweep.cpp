@@ -14,6 +14,24 @@
 
 namespace gemmforge::cli {
 
+namespace {
+
+// A --configs file: a JSON array of configs of either family (gemmforge kernels --out).
+nlohmann::json read_config_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw Error("cannot read config file '" + path + "'");
+  nlohmann::json j;
+  try {
+    f >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("'" + path + "' is not valid JSON: " + e.what());
+  }
+  if (!j.is_array()) throw Error("'" + path + "' must hold a JSON array of kernel configs");
+  return j;
+}
+
+}  // namespace
+
 std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector<Layout>& layouts, Accum acc) {
   std::vector<KernelConfig> out;
   if (arg == "sm80") return out;  // the sm80 family's space alone (read_sm80_configs)
@@ -27,15 +45,7 @@ std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector
                   "layout nn is not implemented yet)");
     return out;
   }
-  std::ifstream f(arg);
-  if (!f) throw Error("cannot read config file '" + arg + "'");
-  nlohmann::json j;
-  try {
-    f >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("'" + arg + "' is not valid JSON: " + e.what());
-  }
-  if (!j.is_array()) throw Error("'" + arg + "' must hold a JSON array of kernel configs");
+  const nlohmann::json j = read_config_file(arg);
   for (size_t i = 0; i < j.size(); ++i) {
     if (is_sm80_config_json(j[i])) continue;  // read_sm80_configs takes these
     KernelConfig c = KernelConfig::from_json(j[i]);
@@ -143,15 +153,7 @@ std::vector<Sm80Config> read_sm80_configs(const std::string& arg, const std::vec
     return out;
   }
   if (arg == "all") return out;  // "all" is the Hopper space; "sm80" names this one
-  std::ifstream f(arg);
-  if (!f) throw Error("cannot read config file '" + arg + "'");
-  nlohmann::json j;
-  try {
-    f >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("'" + arg + "' is not valid JSON: " + e.what());
-  }
-  if (!j.is_array()) throw Error("'" + arg + "' must hold a JSON array of kernel configs");
+  const nlohmann::json j = read_config_file(arg);
   for (size_t i = 0; i < j.size(); ++i) {
     if (!is_sm80_config_json(j[i])) continue;
     Sm80Config c;

@@ -13,6 +13,7 @@
 #include "core/shape.hpp"
 #include "jit/compile_pool.hpp"
 #include "jit/ptxas_info.hpp"
+#include "sass.hpp"
 
 namespace gemmforge {
 namespace {
@@ -35,16 +36,6 @@ std::vector<KernelConfig> whole_space() {
   return space;
 }
 
-// Runs a command and returns its standard output ("" if it could not run).
-std::string capture(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    pclose(p);
-  }
-  return out;
-}
 
 TEST(KernelCompile, ACoveringSampleCompilesForSm90aWithoutSpills) {
   const auto sample = covering_sample(whole_space(), 100, 20261129);
@@ -61,11 +52,7 @@ TEST(KernelCompile, ACoveringSampleCompilesForSm90aWithoutSpills) {
 }
 
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {
-  // cuobjdump needs nvdisasm beside it; .ci/run installs both (PyPI nvidia-cuda-cuobjdump/-nvdisasm).
-  if (capture("cuobjdump --version 2>/dev/null").empty())
-    GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
-  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sass_test";
-  std::filesystem::create_directories(dir);
+  if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
   KernelConfig f32;
   KernelConfig f16;
   f16.acc = Accum::f16;
@@ -85,9 +72,7 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   for (const auto& c : {f32, f16, nn, cluster, pingpong}) {
     const auto r = jit::compile(request(c));
     ASSERT_TRUE(r.ok) << r.log;
-    const auto path = dir / (c.name() + ".cubin");
-    std::ofstream(path, std::ios::binary).write(r.cubin.data(), std::streamsize(r.cubin.size()));
-    const std::string sass = capture("cuobjdump -sass " + path.string() + " 2>&1");
+    const std::string sass = testing::sass_of(r.cubin, c.name());
     EXPECT_NE(sass.find("HGMMA.64x" + std::to_string(c.block_n) + "x16"), std::string::npos) << c.name() << "\n" << sass.substr(0, 2000);
     EXPECT_NE(sass.find("UTMALDG"), std::string::npos) << "no TMA loads in " << c.name();
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in " << c.name();
@@ -99,7 +84,6 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
     }
     EXPECT_FALSE(jit::parse_ptxas_info(r.log).wgmma_serialized) << c.name() << ": ptxas serialised the wgmmas";
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST(KernelCompile, InvalidConfigsNeverReachTheCompiler) {

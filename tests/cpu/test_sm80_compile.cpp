@@ -13,6 +13,7 @@
 
 #include "core/sm80_config.hpp"
 #include "jit/compile_pool.hpp"
+#include "sass.hpp"
 
 namespace gemmforge {
 namespace {
@@ -42,15 +43,6 @@ std::vector<Sm80Config> whole_space() {
   return space;
 }
 
-std::string capture(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    pclose(p);
-  }
-  return out;
-}
 
 TEST(Sm80Config, TheDefaultIsValid) { EXPECT_TRUE(Sm80Config{}.valid()) << Sm80Config{}.validity_problems()[0]; }
 
@@ -210,11 +202,7 @@ TEST(Sm80Compile, ACoveringSampleCompilesForSm80AndSm90aWithoutSpills) {
 }
 
 TEST(Sm80Compile, SassHasMmaSyncLdmatrixAndAsyncCopies) {
-  // cuobjdump needs nvdisasm beside it; .ci/run installs both (PyPI nvidia-cuda-cuobjdump/-nvdisasm).
-  if (capture("cuobjdump --version 2>/dev/null").empty())
-    GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
-  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sm80_sass_test";
-  std::filesystem::create_directories(dir);
+  if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
   Sm80Config f32;  // tn, vec16
   Sm80Config f16_nn;
   f16_nn.layout = Layout::nn;
@@ -231,9 +219,7 @@ TEST(Sm80Compile, SassHasMmaSyncLdmatrixAndAsyncCopies) {
     ASSERT_TRUE(c.valid()) << c.name() << ": " << c.validity_problems()[0];
     const auto r = jit::compile(request(c, arch));
     ASSERT_TRUE(r.ok) << r.log;
-    const auto path = dir / (c.name() + "_" + arch + ".cubin");
-    std::ofstream(path, std::ios::binary).write(r.cubin.data(), std::streamsize(r.cubin.size()));
-    const std::string sass = capture("cuobjdump -sass " + path.string() + " 2>&1");
+    const std::string sass = testing::sass_of(r.cubin, c.name() + "_" + arch);
     const std::string what = c.name() + " for " + arch;
     EXPECT_NE(sass.find(c.acc == Accum::f32 ? "HMMA.16816.F32" : "HMMA.16816.F16"), std::string::npos)
         << what << "\n" << sass.substr(0, 3000);
@@ -246,7 +232,6 @@ TEST(Sm80Compile, SassHasMmaSyncLdmatrixAndAsyncCopies) {
     }
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in " << what;
   }
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
