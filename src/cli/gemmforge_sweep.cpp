@@ -30,35 +30,6 @@ nlohmann::json read_config_file(const std::string& path) {
   return j;
 }
 
-}  // namespace
-
-std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector<Layout>& layouts, Accum acc) {
-  std::vector<KernelConfig> out;
-  if (arg == "sm80") return out;  // the sm80 family's space alone (read_sm80_configs)
-  if (arg == "all") {
-    for (Layout l : layouts) {
-      auto s = config_space(l, acc);
-      out.insert(out.end(), s.begin(), s.end());
-    }
-    if (out.empty())
-      throw Error("--configs all: no valid " + to_string(acc) + " kernel configuration for the layouts asked for (" +
-                  "layout nn is not implemented yet)");
-    return out;
-  }
-  const nlohmann::json j = read_config_file(arg);
-  for (size_t i = 0; i < j.size(); ++i) {
-    if (is_sm80_config_json(j[i])) continue;  // read_sm80_configs takes these
-    KernelConfig c = KernelConfig::from_json(j[i]);
-    if (auto p = validity_problems(c); !p.empty())
-      throw Error(arg + ": config " + std::to_string(i) + " (" + c.name() + ") is not valid: " + p.front());
-    out.push_back(c);
-  }
-  if (j.empty()) throw Error("'" + arg + "' holds no configs");
-  return out;
-}
-
-namespace {
-
 // One family's configs compiled up front in a pool (progress line on stderr); the ones that fail
 // or spill are reported and left out. Returns the compiled ones with their cubins, and fills
 // `failures` with why the others were left out.
@@ -100,6 +71,31 @@ std::shared_ptr<std::vector<Compiled<Config>>> compile_configs(const std::vector
 }
 
 }  // namespace
+
+std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector<Layout>& layouts, Accum acc) {
+  std::vector<KernelConfig> out;
+  if (arg == "sm80") return out;  // the sm80 family's space alone (read_sm80_configs)
+  if (arg == "all") {
+    for (Layout l : layouts) {
+      auto s = config_space(l, acc);
+      out.insert(out.end(), s.begin(), s.end());
+    }
+    if (out.empty())
+      throw Error("--configs all: no valid " + to_string(acc) + " kernel configuration for the layouts asked for (" +
+                  "layout nn is not implemented yet)");
+    return out;
+  }
+  const nlohmann::json j = read_config_file(arg);
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (is_sm80_config_json(j[i])) continue;  // read_sm80_configs takes these
+    KernelConfig c = KernelConfig::from_json(j[i]);
+    if (auto p = validity_problems(c); !p.empty())
+      throw Error(arg + ": config " + std::to_string(i) + " (" + c.name() + ") is not valid: " + p.front());
+    out.push_back(c);
+  }
+  if (j.empty()) throw Error("'" + arg + "' holds no configs");
+  return out;
+}
 
 nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<KernelConfig>& configs,
                                      const std::vector<int>& group_m, const std::vector<int>& splits,

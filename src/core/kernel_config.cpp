@@ -22,6 +22,24 @@ ConsumerMode parse_mode_name(const std::string& s) {
   throw Error("kernel config: unknown consumer mode '" + s + "' (coop or pingpong)");
 }
 
+// What no config can run with these knobs (launch_problem adds the config's own limits).
+std::string knobs_problem(const LaunchKnobs& k) {
+  if (k.splits < 1 || k.splits > kMaxSplits) return "splits must be 1.." + std::to_string(kMaxSplits);
+  if (k.stream_k && k.splits > 1) return "stream-K and split-K exclude each other";
+  if (k.stream_k && !k.persistent) return "stream-K deals iterations to a persistent grid";
+  return {};
+}
+
+// The workspace the kernel's reductions use (kernels/sm90/split_k.cuh): arrival and departure
+// counters for every (reduced tile, consumer part), padded to 256 bytes, then `slots_per_tile`
+// slots of partial sums for each of them.
+size_t reduction_workspace_bytes(const KernelConfig& c, int64_t reduced_tiles, int64_t slots_per_tile) {
+  const int64_t parts = reduced_tiles * (c.mode == ConsumerMode::pingpong ? 1 : c.consumers);
+  const int64_t counter_words = (2 * parts + 63) / 64 * 64;
+  const int64_t slot_bytes = int64_t(c.accumulator_registers()) * 128 * 4;
+  return size_t(counter_words * 4 + parts * slots_per_tile * slot_bytes);
+}
+
 }  // namespace
 
 std::string KernelConfig::name() const {
@@ -145,10 +163,8 @@ LaunchKnobs LaunchKnobs::from_json(const nlohmann::json& j) {
     k.stream_k = j.value("stream_k", false);
     k.pdl = j.value("pdl", false);
     k.sliced_reduction = j.value("sliced_reduction", true);
-    if (k.stream_k && (k.splits > 1 || !k.persistent))
-      throw Error("launch knobs: stream_k excludes splits > 1 and needs a persistent grid");
     if (k.group_m < 0) throw Error("launch knobs: group_m must be >= 0 (0 = automatic)");
-    if (k.splits < 1 || k.splits > kMaxSplits) throw Error("launch knobs: splits must be 1.." + std::to_string(kMaxSplits));
+    if (auto why = knobs_problem(k); !why.empty()) throw Error("launch knobs: " + why);
     return k;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("launch knobs: ") + e.what());
@@ -164,14 +180,10 @@ size_t splitk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int64
   const int s = effective_splits(c, K, splits);
   if (s <= 1) return 0;
   if (c.swap_ab) std::swap(M, N);  // the kernel's rows are C's columns
-  // Same extents as the kernel: CTA tiles padded to whole cluster tiles, one part per consumer
-  // warpgroup when they split a tile's rows, kSlotPairs 8-byte pairs per part and split.
+  // Every CTA tile may be reduced, padded to whole cluster tiles as the kernel pads them.
   const int64_t tiles_m = (M + int64_t(c.block_m) * c.cluster_m - 1) / (int64_t(c.block_m) * c.cluster_m) * c.cluster_m;
   const int64_t tiles_n = (N + int64_t(c.block_n) * c.cluster_n - 1) / (int64_t(c.block_n) * c.cluster_n) * c.cluster_n;
-  const int64_t parts = tiles_m * tiles_n * (c.mode == ConsumerMode::pingpong ? 1 : c.consumers);
-  const int64_t counter_words = (2 * parts + 63) / 64 * 64;  // arrivals and departures
-  const int64_t slot_bytes = int64_t(c.accumulator_registers()) * 128 * 4;
-  return size_t(counter_words * 4 + parts * s * slot_bytes);
+  return reduction_workspace_bytes(c, tiles_m * tiles_n, s);
 }
 
 size_t streamk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int ctas) {
@@ -180,16 +192,11 @@ size_t streamk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int6
   const int k_blocks = int((K + c.block_k - 1) / c.block_k);
   const auto plan = sm90::StreamKPlan::make(tiles, k_blocks, ctas);  // the kernel's own arithmetic
   if (plan.sk_tiles == 0 || plan.max_parts <= 1) return 0;
-  const int64_t parts = plan.sk_tiles * (c.mode == ConsumerMode::pingpong ? 1 : c.consumers);
-  const int64_t counter_words = (2 * parts + 63) / 64 * 64;  // arrivals and departures
-  const int64_t slot_bytes = int64_t(c.accumulator_registers()) * 128 * 4;
-  return size_t(counter_words * 4 + parts * plan.max_parts * slot_bytes);
+  return reduction_workspace_bytes(c, plan.sk_tiles, plan.max_parts);  // only the left-over tiles
 }
 
 std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
-  if (k.splits < 1 || k.splits > kMaxSplits) return "splits must be 1.." + std::to_string(kMaxSplits);
-  if (k.stream_k && k.splits > 1) return "stream-K and split-K exclude each other";
-  if (k.stream_k && !k.persistent) return "stream-K deals iterations to a persistent grid";
+  if (auto why = knobs_problem(k); !why.empty()) return why;
   if (k.stream_k && c.cluster_m * c.cluster_n > 1) return "stream-K shares tiles between CTAs, not between clusters";
   return {};
 }
