@@ -12,6 +12,8 @@
 #   scripts/gpu_round.sh compile-all — every config of the space through NVRTC
 #   scripts/gpu_round.sh tune    — gemmforge tune on TUNE_SHAPES (BUDGET, STRATEGY, CONFIGS): table.json
 #   scripts/gpu_round.sh lib     — the runtime library with TABLE against the baselines on LIB_SHAPES
+#                                  (or GRID_PART=i/n of the grid), IMPLS, MODES
+# KERNEL_CACHE=dir: cubins compiled on the CPU machine (gemmforge kernels --compile), carried along.
 set -uo pipefail
 stage=${1:-check}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +26,10 @@ export PYTHONUNBUFFERED=1
 if [ ! -x "$BIN/gemmforge" ]; then
   echo "no $BIN/gemmforge: build it first (scripts/build.sh) and carry build/bin" >&2
   exit 2
+fi
+if [ -n "${KERNEL_CACHE:-}" ]; then  # start from the carried cubins (a copy: the carried one is read only)
+  mkdir -p /tmp/gemmforge-kernel-cache && cp -r "$KERNEL_CACHE"/. /tmp/gemmforge-kernel-cache/ 2>/dev/null
+  export GEMMFORGE_CACHE_DIR=/tmp/gemmforge-kernel-cache
 fi
 clocks() {  # the card's state, recorded beside the results (read only; nothing is changed)
   nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu \
@@ -96,11 +102,18 @@ case "$stage" in
     ;;
   lib)
     # The runtime library (gemmforge/gemm.hpp, call by call) with TABLE against the baselines on
-    # LIB_SHAPES, in MODES; packed as NAME.tar.gz.
+    # LIB_SHAPES, in MODES; packed as NAME.tar.gz. GRID_PART=i/n: the grid's shapes i, i+n, i+2n, ...
+    # (a full-grid run split over several device calls; `gemmforge report` merges the parts).
     name=${NAME:-lib}
+    shapes=${LIB_SHAPES:---shapes grid --sample 100}
+    if [ -n "${GRID_PART:-}" ]; then
+      grep -v '^#' shapes/grid.txt | awk -v i="${GRID_PART%/*}" -v n="${GRID_PART#*/}" '(NR - i) % n == 0' \
+        > "$OUT/$name-shapes.txt"
+      shapes="--shapes $OUT/$name-shapes.txt"
+    fi
     GEMMFORGE_TABLE="${TABLE:-$OUT/table.json}" timeout ${LIMIT_S:-200} "$BIN/gemmforge" bench \
-      ${LIB_SHAPES:---shapes grid --sample 100} --layout ${LAYOUT:-both} \
-      --impl gemmforge-lib,cublaslt-autotune,cublaslt-heuristic,cublas --mode ${MODES:-gpu,offline} \
+      $shapes --layout ${LAYOUT:-both} \
+      --impl ${IMPLS:-gemmforge-lib,cublaslt-autotune,cublaslt-heuristic,cublas,torch} --mode ${MODES:-gpu,offline} \
       --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[" | tail -40
     tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" "$name.log" && rm -rf "$OUT/$name" "$OUT/$name.log"
     ;;

@@ -26,6 +26,15 @@ struct HandleOptions {
   // handle falls back to cuBLASLt and table_status() says why.
   std::string table;
   bool use_gemmforge_kernels = true;  // false: cuBLASLt for everything (a reference run)
+  // A shape the table does not name is measured when its plan is made: cuBLASLt's algorithms
+  // (as cuBLASLt-autotune does) and the gemmforge kernels that won on the nearest tuned shapes
+  // are timed on scratch operands, and the fastest serves it (a kernel only when it beats
+  // cuBLASLt's best by more than 1%). This costs 0.1-1 s per new shape (more when a kernel has
+  // to be compiled) and synchronizes the handle's own stream: make such plans with plan() before
+  // a hot path or a graph capture. A plan made during a capture is not measured. Off: the class
+  // rule or cuBLASLt's heuristic serves new shapes. $GEMMFORGE_MEASURE_NEW_SHAPES=1 or =0
+  // overrides this.
+  bool measure_new_shapes = false;
 };
 
 // What serves one problem.

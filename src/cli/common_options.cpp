@@ -37,7 +37,8 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
   app.add_option("--acc", o.acc, "accumulator: f32 or f16 (enforced by the correctness gate)")->capture_default_str();
   app.add_option("--impl", o.impls,
                  "comma list of cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge (a sweep of "
-                 "kernel configs), gemmforge-lib (the runtime library with the table in $GEMMFORGE_TABLE)")
+                 "kernel configs), gemmforge-lib (the runtime library with the table in $GEMMFORGE_TABLE), "
+                 "gemmforge-lib-measured (the same, measuring shapes the table does not name when their plan is made)")
       ->capture_default_str();
   app.add_option("--configs", o.configs,
                  "with --impl gemmforge: 'all' Hopper kernel configurations, 'sm80' the mma.sync family's, or a "
@@ -134,7 +135,8 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
   for (const auto& name : split_list(o.impls)) {
     if (!is_known_impl(name))
       throw Error("unknown implementation '" + name +
-                  "': choose from cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge, gemmforge-lib");
+                  "': choose from cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge, gemmforge-lib, "
+                  "gemmforge-lib-measured");
     if (name == "torch") wants_torch = true;
     else b.impls.push_back(name);
   }

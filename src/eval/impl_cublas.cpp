@@ -3,10 +3,9 @@
 //
 // cuBLAS is column-major: a row-major C[M×N] is a column-major N×M matrix, so we ask for
 // Cᵀ = Bᵀ·Aᵀ with B as the first operand (see eval/lt_matmul.hpp).
-#include <chrono>
 #include <cuda_fp16.h>
 
-#include "core/stats.hpp"
+#include "eval/fastest_of.hpp"
 #include "eval/gemm_impl.hpp"
 #include "eval/lt_matmul.hpp"
 
@@ -67,59 +66,16 @@ class CublasLt final : public GemmImpl {
     lt_->run(algo, o, ctx_.workspace(), ctx_.workspace_bytes(), ctx_.stream());
   }
 
-  // Each algorithm gets two warm-up calls and one timed call (an algorithm that fails to launch
-  // is dropped, never chosen). Then seven rounds visit the survivors in rotating order, each
-  // timing a batch of about 200 µs, so drift and warm-up hit every algorithm alike; the lowest
-  // median per call wins.
+  // Times every algorithm the heuristic returned (eval/fastest_of.hpp) and keeps the fastest.
   void pick_fastest(const std::vector<cublasLtMatmulHeuristicResult_t>& found, const std::vector<Operands>& sets) {
-    cudaEvent_t e0, e1;
-    GF_CUDA(cudaEventCreate(&e0));
-    GF_CUDA(cudaEventCreate(&e1));
-    size_t next = 0;
-    auto time_batch = [&](size_t i, int batch) {
-      GF_CUDA(cudaEventRecord(e0, ctx_.stream()));
-      for (int b = 0; b < batch; ++b) launch(found[i].algo, sets[next++ % sets.size()]);
-      GF_CUDA(cudaEventRecord(e1, ctx_.stream()));
-      GF_CUDA(cudaEventSynchronize(e1));
-      float ms = 0;
-      GF_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-      return double(ms) * 1e3 / batch;
-    };
-    struct Survivor {
-      size_t index;
-      int batch;
-      std::vector<double> samples;
-    };
-    std::vector<Survivor> alive;
-    for (size_t i = 0; i < found.size(); ++i) {
-      try {
-        for (int w = 0; w < 2; ++w) launch(found[i].algo, sets[next++ % sets.size()]);
-        const double us = time_batch(i, 1);
-        alive.push_back({i, int(std::clamp(200.0 / std::max(us, 0.5), 1.0, 256.0)), {}});
-      } catch (const Error&) {
-        cudaGetLastError();  // a launch failure of this algorithm only; try the next one
-      }
-    }
-    constexpr int kRounds = 7;
-    for (int r = 0; r < kRounds; ++r)
-      for (size_t k = 0; k < alive.size(); ++k) {
-        Survivor& a = alive[(k + size_t(r)) % alive.size()];
-        a.samples.push_back(time_batch(a.index, a.batch));
-      }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    GF_CUDA(cudaStreamSynchronize(ctx_.stream()));
-    if (alive.empty()) throw Error("cuBLASLt autotune: no algorithm ran for " + to_string(p_.shape));
-    const Survivor* best = &alive[0];
-    double best_us = summarize(best->samples).median;
-    for (const auto& a : alive)
-      if (double m = summarize(a.samples).median; m < best_us) {
-        best_us = m;
-        best = &a;
-      }
-    algo_ = found[best->index].algo;
-    note_ = "algo " + std::to_string(best->index + 1) + " of " + std::to_string(found.size()) + " returned, " +
-            std::to_string(alive.size()) + " timed in " + std::to_string(kRounds) + " interleaved rounds";
+    std::vector<Launch> launches;
+    for (const auto& f : found)
+      launches.push_back([this, algo = f.algo](const Operands& o, cudaStream_t) { launch(algo, o); });
+    const auto fastest = fastest_of(launches, sets, ctx_.stream());
+    if (!fastest) throw Error("cuBLASLt autotune: no algorithm ran for " + to_string(p_.shape));
+    algo_ = found[fastest->index].algo;
+    note_ = "algo " + std::to_string(fastest->index + 1) + " of " + std::to_string(found.size()) + " returned, " +
+            std::to_string(fastest->timed) + " timed in interleaved rounds";
   }
 
   DeviceContext& ctx_;

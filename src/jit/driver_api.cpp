@@ -132,7 +132,7 @@ namespace {
 
 // The launch configuration; `attrs` holds its attributes and must outlive it.
 CUlaunchConfig launch_config(dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t stream,
-                             CUlaunchAttribute (&attrs)[2], bool programmatic = false) {
+                             CUlaunchAttribute (&attrs)[3], bool programmatic = false, bool cooperative = false) {
   CUlaunchConfig cfg{};
   cfg.gridDimX = grid.x;
   cfg.gridDimY = grid.y;
@@ -158,6 +158,12 @@ CUlaunchConfig launch_config(dim3 grid, dim3 block, dim3 cluster, int dynamic_sm
     a.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     a.value.programmaticStreamSerializationAllowed = 1;
   }
+  if (cooperative) {
+    CUlaunchAttribute& a = attrs[cfg.numAttrs++];
+    a = CUlaunchAttribute{};
+    a.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    a.value.cooperative = 1;
+  }
   if (cfg.numAttrs == 0) cfg.attrs = nullptr;
   return cfg;
 }
@@ -165,17 +171,17 @@ CUlaunchConfig launch_config(dim3 grid, dim3 block, dim3 cluster, int dynamic_sm
 }  // namespace
 
 void launch(const LoadedKernel& k, dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t stream,
-            void** args, bool programmatic) {
+            void** args, bool programmatic, bool cooperative) {
   if (!k.function()) throw Error("launch of an empty LoadedKernel");
   if (dynamic_smem < 0) throw Error("launch of '" + k.name() + "' with negative dynamic shared memory");
-  CUlaunchAttribute attrs[2]{};
-  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, stream, attrs, programmatic);
+  CUlaunchAttribute attrs[3]{};
+  const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, stream, attrs, programmatic, cooperative);
   check(driver().launch_kernel_ex(&cfg, k.function(), args, nullptr), "cuLaunchKernelEx", "launching '" + k.name() + "'");
 }
 
 int max_active_clusters(const LoadedKernel& k, dim3 block, dim3 cluster, int dynamic_smem) {
   if (!k.function()) throw Error("occupancy query on an empty LoadedKernel");
-  CUlaunchAttribute attrs[2]{};
+  CUlaunchAttribute attrs[3]{};
   // The grid must be a multiple of the cluster; its size does not matter to the query.
   const dim3 grid(cluster.x, cluster.y, cluster.z);
   const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, nullptr, attrs);

@@ -43,8 +43,10 @@ class LoadedKernel {
 // cuLaunchKernelEx; a cluster other than 1x1x1 is passed as the cluster-dimension launch
 // attribute. args: one pointer per kernel parameter, as for cuLaunchKernel. programmatic: allow
 // programmatic dependent launch (the kernel must griddepcontrol.wait before touching memory).
+// cooperative: every CTA of the grid is guaranteed to run at the same time as the others (the
+// launch fails if the grid cannot be resident at once), so CTAs may wait on one another.
 void launch(const LoadedKernel&, dim3 grid, dim3 block, dim3 cluster, int dynamic_smem, cudaStream_t,
-            void** args, bool programmatic = false);
+            void** args, bool programmatic = false, bool cooperative = false);
 
 // How many clusters of this shape can be resident on the GPU at once (cuOccupancyMaxActiveClusters):
 // the most a persistent launch should start. Clusters must fit in one GPC, so this can be less

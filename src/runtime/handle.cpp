@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -15,6 +16,7 @@
 #include "gemmforge/gemm.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/kernel_cache.hpp"
+#include "runtime/plan_measurement.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "runtime/table.hpp"
 
@@ -74,6 +76,9 @@ struct LtPlan {
   }
 };
 
+// How many of the nearest tuned shapes' kernels a new shape's measurement tries.
+constexpr size_t kMeasuredNeighbors = 4;
+
 struct Plan {
   std::unique_ptr<Sm90Kernel> kernel;  // a gemmforge kernel from the table, if one serves it
   int cublaslt_algo = -1;              // cuBLASLt's algorithm the table names (256-byte operands)
@@ -109,6 +114,8 @@ struct Handle::Impl {
   std::mutex mu;
 
   explicit Impl(const HandleOptions& o) : options(o) {
+    if (const char* env = std::getenv("GEMMFORGE_MEASURE_NEW_SHAPES"); env && *env)
+      options.measure_new_shapes = std::string(env) != "0";
     std::string path = o.table;
     if (path.empty())
       if (const char* env = std::getenv("GEMMFORGE_TABLE"); env && *env) path = env;
@@ -148,20 +155,82 @@ struct Handle::Impl {
     return k;
   }
 
-  // How the library launches a table's kernel. Shared tiles are summed by the last part to arrive:
-  // the sliced sum waits for every part of a tile, which only a GPU running nothing else
-  // guarantees to be resident at once (the tuner's and bench's case, not a library's: another
-  // stream's kernels may hold the SMs the waited-for parts need). A class rule's split count was
-  // chosen for one tuned shape: for this one it is recomputed.
+  // How the library launches a table's kernel: as the tuner measured it. (A sliced reduction, where
+  // the parts of a tile wait for one another, is launched cooperatively, which guarantees they
+  // all run at once even while other streams' kernels hold SMs: src/runtime/sm90_kernel.cpp.)
+  // A class rule's split count was chosen for one tuned shape: for this one it is recomputed.
   LaunchKnobs served_knobs(const TableEntry& e, const Problem& p) const {
     LaunchKnobs k = e.knobs;
-    k.sliced_reduction = false;
     if (e.from_rule && k.splits > 1)
       k.splits = auto_splits(*e.config, p.shape.M, p.shape.N, p.shape.K, ctx.info().sm_count);
     return k;
   }
 
-  Plan make_plan(const Problem& p) {
+  // The kernels worth timing for a shape the table does not name: its class rule's and those of
+  // the nearest tuned shapes, as this shape would launch them.
+  std::vector<std::unique_ptr<Sm90Kernel>> nearby_kernels(const Problem& p) {
+    std::vector<std::unique_ptr<Sm90Kernel>> out;
+    if (!table || !options.use_gemmforge_kernels || ctx.info().cc_major != 9) return out;
+    std::vector<TableEntry> entries;
+    if (auto rule = table->lookup(p.shape, p.layout, p.acc); rule && rule->config) entries.push_back(*rule);
+    for (auto& e : table->nearest_kernels(p.shape, p.layout, p.acc, kMeasuredNeighbors)) entries.push_back(e);
+    std::set<std::string> names;
+    for (const auto& e : entries) {
+      if (!why_not_supported(*e.config, p).empty()) continue;
+      const LaunchKnobs knobs = served_knobs(e, p);
+      if (!names.insert(KernelCandidate{*e.config, knobs}.name()).second) continue;
+      try {
+        auto k = std::make_unique<Sm90Kernel>(ctx, *e.config, knobs, load(*e.config));
+        k->use_caller_workspace();
+        k->prepare(p, {});
+        out.push_back(std::move(k));
+      } catch (const Error&) {
+        // a kernel that cannot be built or launched here is simply not a candidate
+      }
+    }
+    return out;
+  }
+
+  // A new shape's plan by measurement (plan_measurement.hpp); nullopt, with the reason in `why`,
+  // if it failed.
+  std::optional<Plan> measured_plan(const Problem& p, std::string& why) {
+    try {
+      RelaxedCapture relaxed;
+      auto kernels = nearby_kernels(p);
+      std::vector<Sm90Kernel*> raw;
+      for (auto& k : kernels) raw.push_back(k.get());
+      const MeasuredChoice m = measure_choice(ctx, p, raw);
+      Plan plan;
+      if (m.kernel) {
+        plan.kernel = std::move(kernels[*m.kernel]);
+        plan.info = {"gemmforge", plan.kernel->note() + "; " + m.describe()};
+        return plan;
+      }
+      plan.cublaslt_algo = m.cublaslt_algo;
+      auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo);
+      plan.info = {"cublaslt", LtMatmul::describe(lt->with_workspace) + "; " + m.describe()};
+      plan.lt.emplace(256, std::move(lt));
+      return plan;
+    } catch (const Error& e) {
+      why = std::string("; measuring it failed: ") + e.what();
+      return std::nullopt;
+    }
+  }
+
+  Plan make_plan(const Problem& p, bool may_measure) {
+    const bool in_table = table && table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc});
+    std::string measure_note;
+    if (options.measure_new_shapes && !in_table) {
+      if (!may_measure) measure_note = "; not measured: its plan was made during a graph capture";
+      else if (auto measured = measured_plan(p, measure_note)) return std::move(*measured);
+    }
+    Plan plan = unmeasured_plan(p);
+    plan.info.detail += measure_note;
+    return plan;
+  }
+
+  // The table's entry or rule, else cuBLASLt's heuristic.
+  Plan unmeasured_plan(const Problem& p) {
     Plan plan;
     std::string why_lt = "not in the table";
     if (!options.use_gemmforge_kernels) {
@@ -195,10 +264,11 @@ struct Handle::Impl {
     return plan;
   }
 
-  Plan& plan_for(const Problem& p) {
+  // may_measure: false while the caller's stream is being captured (measuring synchronizes).
+  Plan& plan_for(const Problem& p, bool may_measure) {
     const auto key = std::make_tuple(p.shape.M, p.shape.N, p.shape.K, p.layout);
     if (auto it = plans.find(key); it != plans.end()) return it->second;
-    return plans.emplace(key, make_plan(p)).first->second;
+    return plans.emplace(key, make_plan(p, may_measure)).first->second;
   }
 
   void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream) {
@@ -284,7 +354,7 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   const Operands o{A, B, C};
   impl_->enter_device();
   std::lock_guard lock(impl_->mu);
-  Plan& plan = impl_->plan_for(p);
+  Plan& plan = impl_->plan_for(p, !Impl::is_capturing(stream));
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
     plan.kernel->run_on(o, stream, plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr);
@@ -297,7 +367,7 @@ PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
   const Problem p = checked_problem(M, N, K, layout);
   impl_->enter_device();
   std::lock_guard lock(impl_->mu);
-  return impl_->plan_for(p).info;
+  return impl_->plan_for(p, true).info;
 }
 
 std::string Handle::table_status() const { return impl_->table_status; }

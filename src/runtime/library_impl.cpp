@@ -10,8 +10,9 @@ namespace {
 
 class LibraryImpl final : public GemmImpl {
  public:
-  explicit LibraryImpl(DeviceContext& ctx) : ctx_(ctx) {}
-  std::string name() const override { return kLibraryImplName; }
+  LibraryImpl(DeviceContext& ctx, bool measure_new_shapes)
+      : ctx_(ctx), measure_(measure_new_shapes), handle_(options(measure_new_shapes)) {}
+  std::string name() const override { return measure_ ? kMeasuringLibraryImplName : kLibraryImplName; }
   std::string note() const override { return info_.backend + ": " + info_.detail; }
 
   void prepare(const Problem& p, const std::vector<Operands>& sets) override {
@@ -32,7 +33,14 @@ class LibraryImpl final : public GemmImpl {
   }
 
  private:
+  static HandleOptions options(bool measure_new_shapes) {
+    HandleOptions o;
+    o.measure_new_shapes = measure_new_shapes;
+    return o;
+  }
+
   DeviceContext& ctx_;
+  bool measure_;
   Handle handle_;  // the table from $GEMMFORGE_TABLE, as a user's handle would have it
   Problem problem_;
   PlanInfo info_;
@@ -41,7 +49,9 @@ class LibraryImpl final : public GemmImpl {
 }  // namespace
 
 void register_library_impl() {
-  register_impl(kLibraryImplName, [](DeviceContext& ctx) { return std::make_unique<LibraryImpl>(ctx); });
+  register_impl(kLibraryImplName, [](DeviceContext& ctx) { return std::make_unique<LibraryImpl>(ctx, false); });
+  register_impl(kMeasuringLibraryImplName,
+                [](DeviceContext& ctx) { return std::make_unique<LibraryImpl>(ctx, true); });
 }
 
 }  // namespace gemmforge

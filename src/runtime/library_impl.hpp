@@ -1,11 +1,14 @@
 // The runtime library (gemmforge/gemm.hpp) as an implementation the evaluator measures: every call
 // goes through Handle::hgemm, exactly as a user's would, with the dispatch table of
-// $GEMMFORGE_TABLE (or none). Registered as --impl gemmforge-lib.
+// $GEMMFORGE_TABLE (or none). Registered as --impl gemmforge-lib, and as gemmforge-lib-measured
+// with HandleOptions::measure_new_shapes on (shapes the table does not name are measured when
+// their plan is made, as cuBLASLt-autotune measures every shape in its setup).
 #pragma once
 
 namespace gemmforge {
 
 inline constexpr const char* kLibraryImplName = "gemmforge-lib";
+inline constexpr const char* kMeasuringLibraryImplName = "gemmforge-lib-measured";
 void register_library_impl();
 
 }  // namespace gemmforge

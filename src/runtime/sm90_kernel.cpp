@@ -153,11 +153,13 @@ void Sm90Kernel::run_on(const Operands& o, cudaStream_t stream, void* workspace)
   if (workspace_bytes_ > 0 && !workspace) throw Error(config_.name() + ": split-K needs a workspace");
   void* c = o.C;
   int M = int(kernel_m_), N = int(kernel_n_), K = int(problem_.shape.K), group = group_m_, splits = splits_;
-  // A sliced reduction waits for every part of a tile: only a persistent grid keeps them resident.
-  int flags = (knobs_.stream_k ? sm90::kFlagStreamK : 0) |
-              (knobs_.sliced_reduction && knobs_.persistent ? sm90::kFlagSlicedReduction : 0);
+  // A sliced reduction waits for every part of a tile. A persistent grid has every part in it,
+  // and a cooperative launch guarantees they all run at once even when other kernels hold SMs
+  // (without it, a CTA could spin on a part that waits for the SM the spinner holds).
+  const bool sliced = knobs_.sliced_reduction && knobs_.persistent && (splits_ > 1 || knobs_.stream_k);
+  int flags = (knobs_.stream_k ? sm90::kFlagStreamK : 0) | (sliced ? sm90::kFlagSlicedReduction : 0);
   void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group, &splits, &flags, &workspace};
-  jit::launch(*kernel_, grid_, block_, cluster_, smem_bytes_, stream, args, knobs_.pdl);
+  jit::launch(*kernel_, grid_, block_, cluster_, smem_bytes_, stream, args, knobs_.pdl, sliced);
 }
 
 }  // namespace gemmforge

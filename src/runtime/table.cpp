@@ -1,6 +1,9 @@
 #include "runtime/table.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace gemmforge {
@@ -44,6 +47,32 @@ std::optional<TableEntry> Table::lookup(const Shape& s, Layout l, Accum a) const
     return e;
   }
   return std::nullopt;
+}
+
+std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a, size_t count) const {
+  auto log_distance = [&](int64_t M, int64_t N, int64_t K) {
+    double d = 0;
+    for (auto [x, y] : {std::pair{M, s.M}, std::pair{N, s.N}, std::pair{K, s.K}}) {
+      const double r = std::log2(double(x) / double(y));
+      d += r * r;
+    }
+    return d;
+  };
+  std::vector<std::pair<double, const TableEntry*>> near;
+  for (const auto& [key, e] : exact) {
+    const auto& [M, N, K, layout, acc] = key;
+    if (layout == l && acc == a && e.config) near.emplace_back(log_distance(M, N, K), &e);
+  }
+  std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<TableEntry> out;
+  std::set<std::string> seen;
+  for (const auto& [d, e] : near) {
+    if (out.size() >= count) break;
+    if (!seen.insert(KernelCandidate{*e->config, e->knobs}.name()).second) continue;
+    out.push_back(*e);
+    out.back().from_rule = true;
+  }
+  return out;
 }
 
 nlohmann::json Table::to_json() const {

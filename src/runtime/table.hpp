@@ -29,7 +29,8 @@ struct TableEntry {
   // problem (its index among up to kLtHeuristicCount asked for with kLtWorkspaceBytes of
   // workspace and 256-byte aligned operands); -1: the heuristic's first.
   int cublaslt_algo = -1;
-  bool from_rule = false;  // set by lookup(): a class rule, not an entry for this exact problem
+  // Set by lookup() and nearest_kernels(): tuned for another shape (a class rule, a neighbour).
+  bool from_rule = false;
 };
 
 struct Table {
@@ -39,6 +40,11 @@ struct Table {
 
   // The entry for this problem: the exact one, else its class's rule, else nullopt.
   std::optional<TableEntry> lookup(const Shape&, Layout, Accum) const;
+  // For a shape the table does not name: the gemmforge kernels of the tuned shapes nearest to it
+  // (same layout and accumulator; distance: the summed squares of log2 ratios of M, N and K),
+  // nearest first, one entry per distinct config and launch, at most `count`. Each comes back
+  // with from_rule set: it was tuned for another shape.
+  std::vector<TableEntry> nearest_kernels(const Shape&, Layout, Accum, size_t count) const;
   nlohmann::json to_json() const;
 };
 

@@ -35,11 +35,12 @@ std::vector<KernelCandidate> launch_variants(const KernelConfig& c, const Shape&
   // one before touching memory), and in the split-k-v3 sweeps it was 6.5% faster on tall-K
   // (geomean of best-with over best-without) and even on skinny shapes. Stream-K won no shape
   // in split-k-v2, so it is not tried.
-  // Shared tiles are summed by the last part to arrive, as the runtime library runs them (it
-  // cannot count on every part of a tile being resident at once: src/runtime/handle.cpp).
+  // Shared tiles are summed in slices by all their parts (the kernel's default; launched
+  // cooperatively, so the parts that wait for one another all run at once), as the runtime
+  // library runs them. In the full-grid run the last-arriver sum was 0.62-0.83x cuBLASLt on the
+  // tall-K shapes the sliced sum had won (bench/results/2026-11-29-h200-lib-grid).
   LaunchKnobs plain;
   plain.pdl = true;
-  plain.sliced_reduction = false;
   std::vector<KernelCandidate> out = {{c, plain}};
   if (const int k = split_count(c, s, sm_count, max_splits); k > 1) {
     LaunchKnobs split = plain;

@@ -75,6 +75,43 @@ TEST(Table, KeepsHowAKernelIsLaunched) {
   EXPECT_NE(refusal(j).find("splits"), std::string::npos) << refusal(j);
 }
 
+// A shape the table does not name is measured against the kernels of the nearest tuned shapes of
+// its layout: nearest by log-ratio of each dimension, one per distinct launch, cuBLASLt entries
+// and other layouts left out.
+TEST(Table, NearestKernelsAreTheClosestTunedShapesOfTheLayout) {
+  Table t;
+  auto kernel = [](int block_n, int splits) {
+    TableEntry e;
+    KernelConfig c;
+    c.layout = Layout::tn;
+    c.block_n = block_n;
+    e.config = c;
+    e.knobs.splits = splits;
+    return e;
+  };
+  t.exact[{4096, 4096, 4096, Layout::tn, Accum::f32}] = kernel(256, 1);
+  t.exact[{4096, 4096, 2048, Layout::tn, Accum::f32}] = kernel(256, 1);  // same launch as above
+  t.exact[{1024, 1024, 1024, Layout::tn, Accum::f32}] = kernel(128, 1);
+  t.exact[{1024, 1024, 16384, Layout::tn, Accum::f32}] = kernel(128, 4);
+  t.exact[{3000, 3000, 3000, Layout::tn, Accum::f32}] = TableEntry{};  // cuBLASLt serves it
+  TableEntry nn = kernel(64, 1);
+  nn.config->layout = Layout::nn;
+  t.exact[{3000, 3000, 3000, Layout::nn, Accum::f32}] = nn;
+
+  const auto near = t.nearest_kernels({3500, 3500, 3500}, Layout::tn, Accum::f32, 3);
+  ASSERT_EQ(near.size(), 3u);
+  EXPECT_EQ(near[0].config->block_n, 256);  // 4096³, and its twin at K = 2048 is not repeated
+  EXPECT_EQ(near[1].config->block_n, 128);
+  EXPECT_EQ(near[1].knobs.splits, 1);  // 1024³ is nearer than 1024×1024×16384
+  EXPECT_EQ(near[2].knobs.splits, 4);
+  for (const auto& e : near) EXPECT_TRUE(e.from_rule);  // tuned for another shape
+  EXPECT_EQ(t.nearest_kernels({3500, 3500, 3500}, Layout::tn, Accum::f32, 1).size(), 1u);
+  EXPECT_TRUE(t.nearest_kernels({3500, 3500, 3500}, Layout::tn, Accum::f16, 4).empty());
+  const auto only_nn = t.nearest_kernels({1, 1, 1}, Layout::nn, Accum::f32, 4);
+  ASSERT_EQ(only_nn.size(), 1u);
+  EXPECT_EQ(only_nn[0].config->block_n, 64);
+}
+
 // The shipped table is served only with the kernel sources it was tuned on: a kernel edit without
 // a re-tune would make every H200 handle refuse it. This catches that before it ships.
 TEST(Table, TheShippedH200TableMatchesTheKernelSourcesAndCoversTheGrid) {

@@ -3,8 +3,12 @@
 // The C API test runs everywhere: without a GPU it must say so through its status.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <vector>
 
 #include "core/records.hpp"
@@ -98,7 +102,7 @@ TEST(Runtime, TableShapesRunGemmforgeKernelsAndPassTheGate) {
   GF_REQUIRE_GPU(ctx);
   if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
   Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
-  EXPECT_NE(h.table_status().find("6 shapes, 1 class rules"), std::string::npos) << h.table_status();
+  EXPECT_NE(h.table_status().find("8 shapes, 1 class rules"), std::string::npos) << h.table_status();
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::tn, "gemmforge");
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::nn, "gemmforge");
   expect_gate_passes(h, *ctx, {77, 1000, 4104}, Layout::tn, "gemmforge");
@@ -180,6 +184,50 @@ TEST(Runtime, SplitKShapesShareAStreamAndGraphsOutliveNewWorkspaces) {
   cudaStreamDestroy(stream);
 }
 
+// The sliced sum makes the parts of a tile wait for one another. Two such launches on two streams,
+// each a full wave of CTAs, would deadlock if each held SMs the other's waited-for parts need; the
+// cooperative launch rules that out. Both streams' results must also be bit-identical.
+TEST(Runtime, SlicedSplitKOnTwoStreamsAtOnceFinishes) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
+  const Shape s{256, 256, 16384};  // the table's 32-way split: a wave of parts per launch
+  const std::string detail = h.plan(s.M, s.N, s.K, Layout::tn).detail;
+  ASSERT_NE(detail.find("_k32"), std::string::npos) << detail;
+  ASSERT_EQ(detail.find("_lastsum"), std::string::npos) << detail;
+  ShapeBuffers one(s, false, ctx->info().l2_bytes, ctx->stream()), two(s, false, ctx->info().l2_bytes, ctx->stream());
+  one.fill_for_timing(8, ctx->stream());
+  two.fill_for_timing(8, ctx->stream());
+  GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+  cudaStream_t streams[2] = {nullptr, nullptr};
+  for (auto& st : streams) GF_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  for (int i = 0; i < 50; ++i) {
+    h.hgemm(s.M, s.N, s.K, one.guarded().A, one.guarded().B, one.guarded().C, Layout::tn, streams[0]);
+    h.hgemm(s.M, s.N, s.K, two.guarded().A, two.guarded().B, two.guarded().C, Layout::tn, streams[1]);
+  }
+  // A deadlocked GPU never finishes: wait a bounded time, and leave the process if it is stuck
+  // (tearing down the handle would wait forever).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (auto st : streams) {
+    cudaError_t e = cudaErrorNotReady;
+    while ((e = cudaStreamQuery(st)) == cudaErrorNotReady && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (e == cudaErrorNotReady) {
+      ADD_FAILURE() << "the two streams' split-K launches did not finish in 30 s: deadlocked";
+      std::fflush(stdout);
+      std::_Exit(1);
+    }
+    GF_CUDA(e);
+  }
+  const size_t bytes = size_t(s.M * s.N) * 2;
+  std::vector<unsigned char> a(bytes), b(bytes);
+  GF_CUDA(cudaMemcpy(a.data(), one.guarded().C, bytes, cudaMemcpyDeviceToHost));
+  GF_CUDA(cudaMemcpy(b.data(), two.guarded().C, bytes, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(a, b);
+  for (auto st : streams) cudaStreamDestroy(st);
+  expect_gate_passes(h, *ctx, s, Layout::tn, "gemmforge");
+}
+
 TEST(Runtime, ACallCapturedInAGraphReplaysTheSameResult) {
   GF_REQUIRE_GPU(ctx);
   Handle h(HandleOptions{ctx->info().cc_major == 9 ? write_table(*ctx, ctx->info().name).string() : "none", true});
@@ -209,6 +257,40 @@ TEST(Runtime, ACallCapturedInAGraphReplaysTheSameResult) {
     cudaGraphDestroy(graph);
     cudaStreamDestroy(stream);
   }
+}
+
+// Shapes the table does not name, measured when their plan is made: the plan says what was
+// timed, what it picked passes the gate, table shapes are not measured, and a plan first made
+// inside a graph capture is not measured (measuring synchronizes).
+TEST(Runtime, NewShapesAreMeasuredWhenTheirPlanIsMade) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  HandleOptions options{write_table(*ctx, ctx->info().name).string(), true};
+  options.measure_new_shapes = true;
+  Handle h(options);
+  // 8000x4000x4000 tn has the large-class rule's kernel among its candidates.
+  for (const Shape& s : {Shape{3000, 3000, 3000}, Shape{8000, 4000, 4000}, Shape{77, 1000, 4000}})
+    for (Layout l : {Layout::tn, Layout::nn}) {
+      const PlanInfo info = h.plan(s.M, s.N, s.K, l);
+      EXPECT_NE(info.detail.find("measured at plan time"), std::string::npos) << info.detail;
+      expect_gate_passes(h, *ctx, s, l, info.backend);
+    }
+  EXPECT_EQ(h.plan(4096, 4096, 4096, Layout::tn).detail.find("measured"), std::string::npos);
+
+  const Shape s{999, 1000, 1000};
+  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+  const Operands o = buf.guarded();
+  cudaStream_t stream = nullptr;
+  GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, stream);
+  GF_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  const PlanInfo captured = h.plan(s.M, s.N, s.K, Layout::tn);
+  EXPECT_NE(captured.detail.find("not measured"), std::string::npos) << captured.detail;
+  expect_gate_passes(h, *ctx, s, Layout::tn, captured.backend);
 }
 
 TEST(CApi, ReportsStatusesAndMessages) {

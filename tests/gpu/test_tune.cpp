@@ -13,6 +13,7 @@
 #include "planted_tune_configs.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "runtime/table.hpp"
+#include "tune/decisions.hpp"
 #include "tune/tuner.hpp"
 #include "tune/worker_backend.hpp"
 
@@ -25,9 +26,15 @@ std::string planted_worker() {
   return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "gemmforge_planted_worker").string();
 }
 
+// The tuner records each launch variant under its own name (config + launch knobs); with
+// max_splits = 1 there is one variant per config, launched as the tuner launches it.
+std::string measured_name(const KernelConfig& c) {
+  return launch_variants(c, {256, 256, 1024}, 132, 1).front().name();
+}
+
 std::string verdict_of(const std::vector<Measurement>& ms, const KernelConfig& c) {
   for (const auto& m : ms)
-    if (m.config == c.name()) return m.verdict;
+    if (m.config == measured_name(c)) return m.verdict;
   return "not measured";
 }
 
@@ -93,7 +100,7 @@ TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
       << planted_verdict(Flaw::skip_last_row);
   for (const auto& g : good) {
     EXPECT_EQ(verdict_of(ms, g), "pass") << g.name();
-    const auto m = db.find(o.shapes[0], Layout::tn, Accum::f32, "gemmforge", g.name(), "estimate");
+    const auto m = db.find(o.shapes[0], Layout::tn, Accum::f32, "gemmforge", measured_name(g), "estimate");
     ASSERT_TRUE(m && m->median_us);
     EXPECT_GT(*m->median_us, 0);
   }
@@ -102,7 +109,7 @@ TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
   ASSERT_TRUE(d.has_value());
   EXPECT_TRUE(d->outcome == "win" || d->outcome == "tie" || d->outcome == "loss") << d->outcome;
   EXPECT_TRUE(d->baseline_us.has_value());
-  for (const auto& p : planted) EXPECT_NE(d->served, p.config.name());
+  for (const auto& p : planted) EXPECT_NE(d->served, measured_name(p.config));
   const Table table = load_table(o.out, {db_environment(device, "").gpu, db_environment(device, "").arch,
                                          o.kernel_source_hash});
   EXPECT_EQ(table.exact.size(), 1u);
