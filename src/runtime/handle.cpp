@@ -1,6 +1,7 @@
 // The runtime library's handle (include/gemmforge/gemm.hpp): plans per (M, N, K, layout), made on
 // first use from the dispatch table, and the calls on the caller's stream.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -8,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 #include "core/shape.hpp"
 #include "eval/cuda_check.hpp"
@@ -76,6 +78,24 @@ struct LtPlan {
   }
 };
 
+struct PlanKey {
+  int64_t M, N, K;
+  Layout layout;
+  bool operator==(const PlanKey&) const = default;
+};
+struct PlanKeyHash {
+  size_t operator()(const PlanKey& k) const {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the four fields
+    for (uint64_t v : {uint64_t(k.M), uint64_t(k.N), uint64_t(k.K), uint64_t(k.layout)}) h = (h ^ v) * 1099511628211ull;
+    return size_t(h);
+  }
+};
+
+uint64_t next_handle_serial() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
 // How many of the nearest tuned shapes' kernels a new shape's measurement tries.
 constexpr size_t kMeasuredNeighbors = 4;
 
@@ -109,7 +129,9 @@ struct Handle::Impl {
   std::string table_status = "no table: every call goes to cuBLASLt";
   std::unique_ptr<jit::KernelCache> cache;
   std::map<std::string, std::shared_ptr<jit::LoadedKernel>> loaded;  // by config name
-  std::map<std::tuple<int64_t, int64_t, int64_t, Layout>, Plan> plans;
+  // Looked up on every call: hashed, and node-based so that a Plan& stays valid as plans are added.
+  std::unordered_map<PlanKey, Plan, PlanKeyHash> plans;
+  const uint64_t serial = next_handle_serial();  // tells this handle from any earlier one
   std::map<cudaStream_t, void*> workspaces;
   std::mutex mu;
 
@@ -264,11 +286,15 @@ struct Handle::Impl {
     return plan;
   }
 
+  Plan* find_plan(const Problem& p) {
+    auto it = plans.find(PlanKey{p.shape.M, p.shape.N, p.shape.K, p.layout});
+    return it == plans.end() ? nullptr : &it->second;
+  }
+
   // may_measure: false while the caller's stream is being captured (measuring synchronizes).
   Plan& plan_for(const Problem& p, bool may_measure) {
-    const auto key = std::make_tuple(p.shape.M, p.shape.N, p.shape.K, p.layout);
-    if (auto it = plans.find(key); it != plans.end()) return it->second;
-    return plans.emplace(key, make_plan(p, may_measure)).first->second;
+    if (Plan* plan = find_plan(p)) return *plan;
+    return plans.emplace(PlanKey{p.shape.M, p.shape.N, p.shape.K, p.layout}, make_plan(p, may_measure)).first->second;
   }
 
   void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream) {
@@ -321,14 +347,18 @@ struct Handle::Impl {
   };
 
   // Calls must come from a thread whose current device is the handle's; the driver-API launches
-  // also need its primary context current, which cudaSetDevice makes so.
+  // also need its primary context current, which cudaSetDevice makes so. That is done once per
+  // thread and handle: per call it cost measurable host time on µs-sized shapes (offline mode).
   void enter_device() const {
     int current = -1;
     GF_CUDA(cudaGetDevice(&current));
     if (current != ctx.info().device)
       throw UsageError("this gemmforge handle belongs to CUDA device " + std::to_string(ctx.info().device) +
                        ", and the calling thread's current device is " + std::to_string(current));
+    thread_local uint64_t entered = 0;
+    if (entered == serial) return;
     GF_CUDA(cudaSetDevice(current));
+    entered = serial;
   }
 };
 
@@ -354,7 +384,8 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   const Operands o{A, B, C};
   impl_->enter_device();
   std::lock_guard lock(impl_->mu);
-  Plan& plan = impl_->plan_for(p, !Impl::is_capturing(stream));
+  Plan* found = impl_->find_plan(p);
+  Plan& plan = found ? *found : impl_->plan_for(p, !Impl::is_capturing(stream));
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
     plan.kernel->run_on(o, stream, plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr);
