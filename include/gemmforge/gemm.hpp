@@ -29,11 +29,12 @@ struct HandleOptions {
   // A shape the table does not name is measured when its plan is made: cuBLASLt's algorithms
   // (as cuBLASLt-autotune does) and the gemmforge kernels that won on the nearest tuned shapes
   // are timed on scratch operands, and the fastest serves it (a kernel only when it beats
-  // cuBLASLt's best by more than 1%). This costs 0.1-1 s per new shape (more when a kernel has
-  // to be compiled) and synchronizes the handle's own stream: make such plans with plan() before
-  // a hot path or a graph capture. A plan made during a capture is not measured. Off: the class
-  // rule or cuBLASLt's heuristic serves new shapes. $GEMMFORGE_MEASURE_NEW_SHAPES=1 or =0
-  // overrides this.
+  // cuBLASLt's best by more than 1% and then passes the correctness gate on this shape). This
+  // costs 0.1-1 s per new shape (seconds for the largest, whose gate reference is slow; more when
+  // a kernel has to be compiled), and it waits for the whole device (scratch memory is freed):
+  // make such plans with plan() before a hot path or a graph capture. A plan made during a
+  // capture is not measured. Off: the class rule or cuBLASLt's heuristic serves new shapes.
+  // $GEMMFORGE_MEASURE_NEW_SHAPES=1 or =0 overrides this (anything else: UsageError).
   bool measure_new_shapes = false;
 };
 
@@ -46,7 +47,10 @@ struct PlanInfo {
 class Handle {
  public:
   // Binds to the calling thread's current CUDA device; later calls must come from threads whose
-  // current device is the same (else UsageError). Throws NoGpuError without a usable GPU.
+  // current device is the same (else UsageError). A thread's first call makes that device's
+  // primary context current (cudaSetDevice); a thread that later switches to another context of
+  // the same device through the driver API must switch back before calling. Throws NoGpuError
+  // without a usable GPU.
   // Destroying the handle waits for the device; graphs that captured its calls must not be
   // launched after that.
   explicit Handle(const HandleOptions& = {});

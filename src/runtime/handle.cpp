@@ -136,8 +136,12 @@ struct Handle::Impl {
   std::mutex mu;
 
   explicit Impl(const HandleOptions& o) : options(o) {
-    if (const char* env = std::getenv("GEMMFORGE_MEASURE_NEW_SHAPES"); env && *env)
-      options.measure_new_shapes = std::string(env) != "0";
+    if (const char* env = std::getenv("GEMMFORGE_MEASURE_NEW_SHAPES"); env && *env) {
+      const std::string v = env;
+      if (v == "1" || v == "on" || v == "true" || v == "yes") options.measure_new_shapes = true;
+      else if (v == "0" || v == "off" || v == "false" || v == "no") options.measure_new_shapes = false;
+      else throw UsageError("GEMMFORGE_MEASURE_NEW_SHAPES must be 1 or 0 (on/off, true/false, yes/no), got '" + v + "'");
+    }
     std::string path = o.table;
     if (path.empty())
       if (const char* env = std::getenv("GEMMFORGE_TABLE"); env && *env) path = env;
@@ -190,7 +194,8 @@ struct Handle::Impl {
 
   // The kernels worth timing for a shape the table does not name: its class rule's and those of
   // the nearest tuned shapes, as this shape would launch them.
-  std::vector<std::unique_ptr<Sm90Kernel>> nearby_kernels(const Problem& p) {
+  // `unusable` collects the kernels that could not be built or prepared here, with the reason.
+  std::vector<std::unique_ptr<Sm90Kernel>> nearby_kernels(const Problem& p, std::vector<std::string>& unusable) {
     std::vector<std::unique_ptr<Sm90Kernel>> out;
     if (!table || !options.use_gemmforge_kernels || ctx.info().cc_major != 9) return out;
     std::vector<TableEntry> entries;
@@ -206,8 +211,8 @@ struct Handle::Impl {
         k->use_caller_workspace();
         k->prepare(p, {});
         out.push_back(std::move(k));
-      } catch (const Error&) {
-        // a kernel that cannot be built or launched here is simply not a candidate
+      } catch (const Error& e) {  // not a candidate; the plan's detail says why
+        unusable.push_back(e.what());
       }
     }
     return out;
@@ -218,22 +223,32 @@ struct Handle::Impl {
   std::optional<Plan> measured_plan(const Problem& p, std::string& why) {
     try {
       RelaxedCapture relaxed;
-      auto kernels = nearby_kernels(p);
+      std::vector<std::string> unusable;
+      auto kernels = nearby_kernels(p, unusable);
       std::vector<Sm90Kernel*> raw;
       for (auto& k : kernels) raw.push_back(k.get());
       const MeasuredChoice m = measure_choice(ctx, p, raw);
+      std::string detail = m.describe();
+      if (!unusable.empty())
+        detail += "; " + std::to_string(unusable.size()) + " nearby kernel(s) unusable here, first: " + unusable.front();
       Plan plan;
+      // cuBLASLt's fastest also serves the calls whose operands the kernel cannot take.
+      plan.cublaslt_algo = m.cublaslt_algo;
       if (m.kernel) {
         plan.kernel = std::move(kernels[*m.kernel]);
-        plan.info = {"gemmforge", plan.kernel->note() + "; " + m.describe()};
+        plan.info = {"gemmforge", plan.kernel->note() + "; " + detail};
         return plan;
       }
-      plan.cublaslt_algo = m.cublaslt_algo;
       auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo);
-      plan.info = {"cublaslt", LtMatmul::describe(lt->with_workspace) + "; " + m.describe()};
+      plan.info = {"cublaslt", LtMatmul::describe(lt->with_workspace) + "; " + detail};
       plan.lt.emplace(256, std::move(lt));
       return plan;
     } catch (const Error& e) {
+      // A candidate that faulted leaves the context unusable: that must reach the caller, not
+      // hide behind a fallback plan that would fail on its first call.
+      if (const cudaError_t sticky = cudaStreamQuery(ctx.stream()); sticky != cudaSuccess && sticky != cudaErrorNotReady)
+        throw Error(std::string("measuring a plan for ") + to_string(p.shape) + " left the GPU in error (" +
+                    cudaGetErrorString(sticky) + "): " + e.what());
       why = std::string("; measuring it failed: ") + e.what();
       return std::nullopt;
     }

@@ -6,6 +6,7 @@
 #include "eval/check_ops.hpp"
 #include "eval/fastest_of.hpp"
 #include "eval/lt_matmul.hpp"
+#include "eval/verify.hpp"
 #include "runtime/table.hpp"
 
 namespace gemmforge {
@@ -13,13 +14,51 @@ namespace gemmforge {
 static_assert(kLtWorkspaceBytes == DeviceContext::kWorkspaceBytes,
               "plans are measured with the workspace the library gives cuBLASLt");
 
+namespace {
+
+// The kernel as the gate sees it: launched on the gate's stream, with its measurement workspace.
+class GatedKernel final : public GemmImpl {
+ public:
+  GatedKernel(Sm90Kernel& k, void* workspace, cudaStream_t stream) : k_(k), workspace_(workspace), stream_(stream) {}
+  std::string name() const override { return "gemmforge"; }
+  void prepare(const Problem&, const std::vector<Operands>&) override {}
+  void run(const Operands& o) override { k_.run_on(o, stream_, workspace_); }
+
+ private:
+  Sm90Kernel& k_;
+  void* workspace_;
+  cudaStream_t stream_;
+};
+
+std::optional<size_t> fastest(const std::vector<double>& medians) {
+  std::optional<size_t> best;
+  for (size_t i = 0; i < medians.size(); ++i)
+    if (!std::isnan(medians[i]) && (!best || medians[i] < medians[*best])) best = i;
+  return best;
+}
+
+}  // namespace
+
 std::string MeasuredChoice::describe() const {
   std::ostringstream s;
   s.precision(3);
-  s << "measured at plan time (" << timed << " candidates): cuBLASLt's best " << cublaslt_us << " us (algo "
-    << cublaslt_algo + 1 << " of " << cublaslt_algos << ")";
+  s << "measured at plan time (" << timed << " candidates): ";
+  if (cublaslt_us > 0)
+    s << "cuBLASLt's best " << cublaslt_us << " us (algo " << cublaslt_algo + 1 << " of " << cublaslt_algos << ")";
+  else
+    s << "none of cuBLASLt's " << cublaslt_algos << " algorithms ran";
   if (kernel_us) s << ", gemmforge's best " << *kernel_us << " us";
+  if (!kernel_verdict.empty()) s << " (correctness gate: " << kernel_verdict << ")";
   return s.str();
+}
+
+MeasuredPick pick_measured(const std::vector<double>& kernel_medians, const std::vector<double>& cublaslt_medians) {
+  MeasuredPick p;
+  const auto kernel = fastest(kernel_medians);
+  p.cublaslt = fastest(cublaslt_medians);
+  if (kernel && (!p.cublaslt || kernel_medians[*kernel] < cublaslt_medians[*p.cublaslt] * (1 - kMeasuredTieBand)))
+    p.kernel = kernel;
+  return p;
 }
 
 MeasuredChoice measure_choice(DeviceContext& ctx, const Problem& p, const std::vector<Sm90Kernel*>& kernels) {
@@ -46,27 +85,29 @@ MeasuredChoice measure_choice(DeviceContext& ctx, const Problem& p, const std::v
       lt.run(algo, x, ctx.workspace(), ctx.workspace_bytes(), st);
     });
 
-  const auto fastest = fastest_of(launches, {o}, ctx.stream());
-  if (!fastest) throw Error("no candidate ran for " + to_string(s));
+  const auto timed = fastest_of(launches, {o}, ctx.stream());
+  if (!timed) throw Error("no candidate ran for " + to_string(s));
+  const auto& medians = timed->medians_us;
+  const std::vector<double> kernel_medians(medians.begin(), medians.begin() + std::ptrdiff_t(kernels.size()));
+  const std::vector<double> lt_medians(medians.begin() + std::ptrdiff_t(kernels.size()), medians.end());
+  MeasuredPick pick = pick_measured(kernel_medians, lt_medians);
   MeasuredChoice m;
   m.cublaslt_algos = algos.size();
-  m.timed = fastest->timed;
-  auto best_in = [&](size_t from, size_t to) {
-    std::optional<size_t> best;
-    for (size_t i = from; i < to; ++i)
-      if (!std::isnan(fastest->medians_us[i]) && (!best || fastest->medians_us[i] < fastest->medians_us[*best])) best = i;
-    return best;
-  };
-  const auto best_kernel = best_in(0, kernels.size());
-  const auto best_lt = best_in(kernels.size(), launches.size());
-  if (best_kernel) m.kernel_us = fastest->medians_us[*best_kernel];
-  if (!best_lt) {  // cuBLASLt offered algorithms but none ran: only a kernel can serve
-    m.kernel = best_kernel;
-    return m;
+  m.timed = timed->timed;
+  if (const auto k = fastest(kernel_medians)) m.kernel_us = kernel_medians[*k];
+  if (pick.cublaslt) {
+    m.cublaslt_algo = int(*pick.cublaslt);
+    m.cublaslt_us = lt_medians[*pick.cublaslt];
   }
-  m.cublaslt_algo = int(*best_lt - kernels.size());
-  m.cublaslt_us = fastest->medians_us[*best_lt];
-  if (best_kernel && *m.kernel_us < m.cublaslt_us * (1 - kMeasuredTieBand)) m.kernel = best_kernel;
+  if (pick.kernel) {
+    ShapeBuffers buf(s, false, ctx.info().l2_bytes, ctx.stream());
+    GatedKernel gated(*kernels[*pick.kernel], splitk_workspaces[*pick.kernel].get(), ctx.stream());
+    CorrectnessGate gate(ctx, buf, p.acc, GateOptions{});
+    const Verdict v = gate.check({{&gated, p.layout}})[0];
+    m.kernel_verdict = v.text();
+    if (v.passed()) m.kernel = pick.kernel;
+    else if (!pick.cublaslt) throw Error("the only candidate that ran, a gemmforge kernel, failed the gate: " + v.text());
+  }
   return m;
 }
 

@@ -224,6 +224,27 @@ TEST(Runtime, SlicedSplitKOnTwoStreamsAtOnceFinishes) {
   GF_CUDA(cudaMemcpy(a.data(), one.guarded().C, bytes, cudaMemcpyDeviceToHost));
   GF_CUDA(cudaMemcpy(b.data(), two.guarded().C, bytes, cudaMemcpyDeviceToHost));
   EXPECT_EQ(a, b);
+  // Finishing proves little if the two grids happened to run one after the other: check the
+  // launch itself asks for co-residency, on the kernel node a capture of one call makes.
+  cudaGraph_t graph = nullptr;
+  GF_CUDA(cudaStreamBeginCapture(streams[0], cudaStreamCaptureModeGlobal));
+  h.hgemm(s.M, s.N, s.K, one.guarded().A, one.guarded().B, one.guarded().C, Layout::tn, streams[0]);
+  GF_CUDA(cudaStreamEndCapture(streams[0], &graph));
+  size_t count = 0;
+  GF_CUDA(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  GF_CUDA(cudaGraphGetNodes(graph, nodes.data(), &count));
+  int cooperative_kernels = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    GF_CUDA(cudaGraphNodeGetType(node, &type));
+    if (type != cudaGraphNodeTypeKernel) continue;
+    cudaKernelNodeAttrValue value{};
+    GF_CUDA(cudaGraphKernelNodeGetAttribute(node, cudaKernelNodeAttributeCooperative, &value));
+    cooperative_kernels += value.cooperative != 0;
+  }
+  EXPECT_EQ(cooperative_kernels, 1) << count << " nodes";
+  cudaGraphDestroy(graph);
   for (auto st : streams) cudaStreamDestroy(st);
   expect_gate_passes(h, *ctx, s, Layout::tn, "gemmforge");
 }
@@ -268,11 +289,15 @@ TEST(Runtime, NewShapesAreMeasuredWhenTheirPlanIsMade) {
   HandleOptions options{write_table(*ctx, ctx->info().name).string(), true};
   options.measure_new_shapes = true;
   Handle h(options);
-  // 8000x4000x4000 tn has the large-class rule's kernel among its candidates.
+  // Every tn shape has the nearest tuned kernels among its candidates (8000x4000x4000 also the
+  // large-class rule's), and so do nn shapes (the table's nn entries).
   for (const Shape& s : {Shape{3000, 3000, 3000}, Shape{8000, 4000, 4000}, Shape{77, 1000, 4000}})
     for (Layout l : {Layout::tn, Layout::nn}) {
       const PlanInfo info = h.plan(s.M, s.N, s.K, l);
       EXPECT_NE(info.detail.find("measured at plan time"), std::string::npos) << info.detail;
+      EXPECT_NE(info.detail.find("gemmforge's best"), std::string::npos) << info.detail;
+      if (info.backend == "gemmforge")  // chosen only after the gate passed it on this shape
+        EXPECT_NE(info.detail.find("(correctness gate: pass)"), std::string::npos) << info.detail;
       expect_gate_passes(h, *ctx, s, l, info.backend);
     }
   EXPECT_EQ(h.plan(4096, 4096, 4096, Layout::tn).detail.find("measured"), std::string::npos);
