@@ -3,6 +3,7 @@
 // this process.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -71,7 +72,14 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     if (!(a.timeout_s > 0)) throw Error("--timeout must be positive (seconds per candidate)");
     if (a.time_limit_s < 0) throw Error("--time-limit must not be negative (0: none)");
     if (a.compile_ahead != "all" && a.compile_ahead != "asked") throw Error("--compile-ahead must be all or asked");
-    if (a.configs != "all") o.configs = read_configs(a.configs, o.layouts, o.acc);
+    if (a.configs != "all") {
+      // An empty list would mean the whole space to the tuner: say so instead of searching it.
+      o.configs = read_configs(a.configs, o.layouts, o.acc);
+      for (Layout l : o.layouts)
+        if (std::none_of(o.configs.begin(), o.configs.end(), [&](const KernelConfig& c) { return c.layout == l; }))
+          throw Error("--configs " + a.configs + " holds no Hopper (sm90) config for layout " + to_string(l) +
+                      " and accumulator " + to_string(o.acc) + ": the tuner searches the sm90 family only");
+    }
     o.seed = a.seed;
     o.seeds = a.seeds;
     o.rule_candidates = a.rule_candidates;

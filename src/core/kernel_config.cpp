@@ -201,6 +201,11 @@ std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
   return {};
 }
 
+LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, int resident_ctas) {
+  if (tuned.splits > 1) tuned.splits = auto_splits(c, M, N, K, resident_ctas);
+  return tuned;
+}
+
 int auto_splits(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int resident_ctas) {
   if (c.swap_ab) std::swap(M, N);
   const int64_t tiles = ((M + c.block_m - 1) / c.block_m) * ((N + c.block_n - 1) / c.block_n);

@@ -94,6 +94,10 @@ inline constexpr int kMinSplitKBlocks = 4;
 // Swap-AB serves a small M (it lands on the tile's block_n): wider tiles are the unswapped kernel.
 inline constexpr int kMaxSwapBlockN = 128;
 int auto_splits(const KernelConfig&, int64_t M, int64_t N, int64_t K, int resident_ctas);
+// How knobs tuned on one shape launch the config on another (a class rule serving an unseen
+// shape, a class winner tried on a new one): the same knobs, with a split-K count recomputed
+// for this shape. The runtime serves rules so, and the tuner measures their evidence so.
+LaunchKnobs knobs_for_shape(const KernelConfig&, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, int resident_ctas);
 
 // A tuner candidate and a table entry's kernel: a compiled config and how it is launched.
 struct KernelCandidate {
@@ -101,6 +105,11 @@ struct KernelCandidate {
   LaunchKnobs knobs;
   bool operator==(const KernelCandidate&) const = default;
   std::string name() const { return config.name() + knobs.suffix(); }
+  // {"config": ..., "launch": ...}; a missing "launch" is the default knobs. Throws on bad input.
+  nlohmann::json to_json() const { return {{"config", config.to_json()}, {"launch", knobs.to_json()}}; }
+  static KernelCandidate from_json(const nlohmann::json& j) {
+    return {KernelConfig::from_json(j.at("config")), LaunchKnobs::from_json(j.value("launch", nlohmann::json::object()))};
+  }
 };
 
 // The raster group (in cluster-tile rows) for which `resident` clusters cover about as many rows

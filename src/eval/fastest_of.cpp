@@ -6,6 +6,7 @@
 
 #include "core/stats.hpp"
 #include "eval/cuda_check.hpp"
+#include "eval/event_pair.hpp"
 
 namespace gemmforge {
 
@@ -15,28 +16,6 @@ constexpr int kRounds = 7;
 constexpr double kBatchTargetUs = 200;
 constexpr int kMaxBatch = 256;
 
-class EventPair {
- public:
-  EventPair() {
-    GF_CUDA(cudaEventCreate(&start_));
-    if (cudaError_t e = cudaEventCreate(&stop_); e != cudaSuccess) {
-      cudaEventDestroy(start_);
-      GF_CUDA(e);
-    }
-  }
-  ~EventPair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-  cudaEvent_t start() const { return start_; }
-  cudaEvent_t stop() const { return stop_; }
-
- private:
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
-
 }  // namespace
 
 std::optional<Fastest> fastest_of(const std::vector<Launch>& candidates, const std::vector<Operands>& sets,
@@ -45,13 +24,11 @@ std::optional<Fastest> fastest_of(const std::vector<Launch>& candidates, const s
   EventPair events;
   size_t next = 0;
   auto time_batch = [&](const Launch& launch, int batch) {
-    GF_CUDA(cudaEventRecord(events.start(), stream));
+    GF_CUDA(cudaEventRecord(events.begin, stream));
     for (int b = 0; b < batch; ++b) launch(sets[next++ % sets.size()], stream);
-    GF_CUDA(cudaEventRecord(events.stop(), stream));
-    GF_CUDA(cudaEventSynchronize(events.stop()));
-    float ms = 0;
-    GF_CUDA(cudaEventElapsedTime(&ms, events.start(), events.stop()));
-    return double(ms) * 1e3 / batch;
+    GF_CUDA(cudaEventRecord(events.end, stream));
+    GF_CUDA(cudaEventSynchronize(events.end));
+    return events.elapsed_us() / batch;
   };
   struct Survivor {
     size_t index;

@@ -4,30 +4,14 @@
 #include <chrono>
 #include <cmath>
 
+#include "eval/event_pair.hpp"
+
 namespace gemmforge {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-// RAII pair of events.
-struct EventPair {
-  cudaEvent_t begin = nullptr, end = nullptr;
-  EventPair() {
-    GF_CUDA(cudaEventCreate(&begin));
-    GF_CUDA(cudaEventCreate(&end));
-  }
-  ~EventPair() {
-    cudaEventDestroy(begin);
-    cudaEventDestroy(end);
-  }
-  double elapsed_us() const {
-    float ms = 0;
-    GF_CUDA(cudaEventElapsedTime(&ms, begin, end));
-    return double(ms) * 1e3;
-  }
-};
 
 // A graph of n calls of one candidate; instantiated once, replayed once per sample.
 struct CallGraph {

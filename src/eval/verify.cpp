@@ -215,10 +215,13 @@ void CorrectnessGate::check_one(Trial trial, const Candidate& cand, const float*
 
 const CorrectnessGate::Reference& CorrectnessGate::reference(Trial trial, uint64_t seed) {
   const auto& s = buf_.shape();
+  // With fixed inputs, a reference is kept only once it is complete: a throw below must not
+  // leave a half-made one for the next call to take as valid.
+  Reference fresh;
   Reference* r = &ref_;
   if (opt_.fixed_inputs) {
     if (auto it = kept_refs_.find({int(trial), seed}); it != kept_refs_.end()) return it->second;
-    r = &kept_refs_[{int(trial), seed}];
+    r = &fresh;
     r->values = DeviceBuffer(size_t(s.M * s.N) * sizeof(float));
   }
   cudaStream_t st = ctx_.stream();
@@ -230,6 +233,7 @@ const CorrectnessGate::Reference& CorrectnessGate::reference(Trial trial, uint64
     r->spots = pick_spots(seed);
     r->spot_values = fp64_values(r->spots, static_cast<const float*>(r->values.get()));  // B is in nn order now
   }
+  if (opt_.fixed_inputs) return kept_refs_.emplace(std::make_pair(int(trial), seed), std::move(fresh)).first->second;
   return *r;
 }
 

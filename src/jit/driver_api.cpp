@@ -176,11 +176,13 @@ void launch(const LoadedKernel& k, dim3 grid, dim3 block, dim3 cluster, int dyna
   if (dynamic_smem < 0) throw Error("launch of '" + k.name() + "' with negative dynamic shared memory");
   CUlaunchAttribute attrs[3]{};
   const CUlaunchConfig cfg = launch_config(grid, block, cluster, dynamic_smem, stream, attrs, programmatic, cooperative);
-  check(driver().launch_kernel_ex(&cfg, k.function(), args, nullptr), "cuLaunchKernelEx",
-        "launching '" + k.name() + "'" +
-            (cooperative ? " cooperatively (" + std::to_string(grid.x * grid.y * grid.z) +
-                               " CTAs that must all be resident at once)"
-                         : std::string()));
+  // The message is built only on failure: this is every call's path.
+  if (const CUresult r = driver().launch_kernel_ex(&cfg, k.function(), args, nullptr); r != CUDA_SUCCESS)
+    check(r, "cuLaunchKernelEx",
+          "launching '" + k.name() + "'" +
+              (cooperative ? " cooperatively (" + std::to_string(grid.x * grid.y * grid.z) +
+                                 " CTAs that must all be resident at once)"
+                           : std::string()));
 }
 
 int max_active_clusters(const LoadedKernel& k, dim3 block, dim3 cluster, int dynamic_smem) {

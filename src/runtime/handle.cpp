@@ -186,10 +186,8 @@ struct Handle::Impl {
   // all run at once even while other streams' kernels hold SMs: src/runtime/sm90_kernel.cpp.)
   // A class rule's split count was chosen for one tuned shape: for this one it is recomputed.
   LaunchKnobs served_knobs(const TableEntry& e, const Problem& p) const {
-    LaunchKnobs k = e.knobs;
-    if (e.from_rule && k.splits > 1)
-      k.splits = auto_splits(*e.config, p.shape.M, p.shape.N, p.shape.K, ctx.info().sm_count);
-    return k;
+    if (!e.from_rule) return e.knobs;
+    return knobs_for_shape(*e.config, e.knobs, p.shape.M, p.shape.N, p.shape.K, ctx.info().sm_count);
   }
 
   // The kernels worth timing for a shape the table does not name: its class rule's and those of
@@ -288,7 +286,7 @@ struct Handle::Impl {
         plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p), load(*entry->config));
         plan.kernel->use_caller_workspace();
         plan.kernel->prepare(p, {});
-        plan.info = {"gemmforge", KernelCandidate{*entry->config, served_knobs(*entry, p)}.name()};
+        plan.info = {"gemmforge", plan.kernel->note()};
         return plan;
       } catch (const Error& e) {  // a kernel that cannot be built or launched here: cuBLASLt serves
         plan.kernel.reset();

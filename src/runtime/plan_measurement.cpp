@@ -3,7 +3,6 @@
 #include <cmath>
 #include <sstream>
 
-#include "eval/check_ops.hpp"
 #include "eval/fastest_of.hpp"
 #include "eval/lt_matmul.hpp"
 #include "eval/verify.hpp"
@@ -63,13 +62,10 @@ MeasuredPick pick_measured(const std::vector<double>& kernel_medians, const std:
 
 MeasuredChoice measure_choice(DeviceContext& ctx, const Problem& p, const std::vector<Sm90Kernel*>& kernels) {
   const Shape& s = p.shape;
-  const size_t b_elems = size_t(s.K) * size_t(s.N);
-  DeviceBuffer a(size_t(s.M) * size_t(s.K) * 2), b(b_elems * 2), c(size_t(s.M) * size_t(s.N) * 2);
-  // Random normal operands: zeros run faster and cooler than real data (design.md section 6).
-  check_ops::fill_normal_bytes(a.get(), size_t(s.M) * size_t(s.K), 1, ctx.stream());
-  check_ops::fill_normal_bytes(b.get(), b_elems, 2, ctx.stream());
-  const Operands o{static_cast<const __half*>(a.get()), static_cast<const __half*>(b.get()),
-                   static_cast<__half*>(c.get())};
+  // The operands the gate also uses, timed with random normal data as the bench times them.
+  ShapeBuffers buf(s, false, ctx.info().l2_bytes, ctx.stream());
+  buf.fill_for_timing(1, ctx.stream());
+  const Operands o = buf.guarded();
 
   std::vector<Launch> launches;
   std::vector<DeviceBuffer> splitk_workspaces;
@@ -100,7 +96,6 @@ MeasuredChoice measure_choice(DeviceContext& ctx, const Problem& p, const std::v
     m.cublaslt_us = lt_medians[*pick.cublaslt];
   }
   if (pick.kernel) {
-    ShapeBuffers buf(s, false, ctx.info().l2_bytes, ctx.stream());
     GatedKernel gated(*kernels[*pick.kernel], splitk_workspaces[*pick.kernel].get(), ctx.stream());
     CorrectnessGate gate(ctx, buf, p.acc, GateOptions{});
     const Verdict v = gate.check({{&gated, p.layout}})[0];

@@ -83,6 +83,11 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
     throw Error(config_.name() + ": " + to_string(p.shape) + " needs more CTAs than one launch takes");
   grid_ = dim3(unsigned(clusters * cluster), 1, 1);
   group_m_ = knobs_.group_m > 0 ? knobs_.group_m : auto_group_m(config_, int(clusters), kernel_m_);
+  // A sliced reduction waits for every part of a tile. A persistent grid has every part in it,
+  // and a cooperative launch guarantees they all run at once even when other kernels hold SMs
+  // (without it, a CTA could spin on a part that waits for the SM the spinner holds).
+  cooperative_ = knobs_.sliced_reduction && knobs_.persistent && (splits_ > 1 || knobs_.stream_k);
+  launch_flags_ = (knobs_.stream_k ? sm90::kFlagStreamK : 0) | (cooperative_ ? sm90::kFlagSlicedReduction : 0);
   workspace_bytes_ = knobs_.stream_k ? streamk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, int(grid_.x))
                                      : splitk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, splits_);
   if (!caller_workspace_ && workspace_bytes_ > 0) {
@@ -97,6 +102,7 @@ std::string Sm90Kernel::launch_detail() const {
   return "grid " + std::to_string(grid_.x) + " CTAs, raster groups of " + std::to_string(group_m_) + " tile rows" +
          (splits_ > 1 ? ", K split in " + std::to_string(splits_) : std::string()) +
          (knobs_.stream_k ? ", stream-K for the last partial wave" : std::string()) +
+         (cooperative_ ? ", shared tiles summed in slices (cooperative launch)" : std::string()) +
          (workspace_bytes_ > 0 ? " (workspace " + std::to_string(workspace_bytes_ >> 10) + " KiB)" : std::string()) +
          (config_.cluster_m * config_.cluster_n > 1 ? ", at most " + std::to_string(resident_clusters_) + " clusters resident"
                                                     : std::string());
@@ -153,13 +159,9 @@ void Sm90Kernel::run_on(const Operands& o, cudaStream_t stream, void* workspace)
   if (workspace_bytes_ > 0 && !workspace) throw Error(config_.name() + ": split-K needs a workspace");
   void* c = o.C;
   int M = int(kernel_m_), N = int(kernel_n_), K = int(problem_.shape.K), group = group_m_, splits = splits_;
-  // A sliced reduction waits for every part of a tile. A persistent grid has every part in it,
-  // and a cooperative launch guarantees they all run at once even when other kernels hold SMs
-  // (without it, a CTA could spin on a part that waits for the SM the spinner holds).
-  const bool sliced = knobs_.sliced_reduction && knobs_.persistent && (splits_ > 1 || knobs_.stream_k);
-  int flags = (knobs_.stream_k ? sm90::kFlagStreamK : 0) | (sliced ? sm90::kFlagSlicedReduction : 0);
+  int flags = launch_flags_;
   void* args[] = {&m.a, &m.b, &m.c, &c, &M, &N, &K, &group, &splits, &flags, &workspace};
-  jit::launch(*kernel_, grid_, block_, cluster_, smem_bytes_, stream, args, knobs_.pdl, sliced);
+  jit::launch(*kernel_, grid_, block_, cluster_, smem_bytes_, stream, args, knobs_.pdl, cooperative_);
 }
 
 }  // namespace gemmforge

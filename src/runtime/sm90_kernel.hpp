@@ -62,6 +62,8 @@ class Sm90Kernel final : public GemmImpl {
   int resident_clusters_ = 0;  // how many clusters fit at once (queried once per kernel)
   int group_m_ = 1;            // raster group the launch uses
   int splits_ = 1;             // split-K parts the launch uses
+  int launch_flags_ = 0;       // sm90::LaunchFlags the kernel gets
+  bool cooperative_ = false;   // launched so that every CTA runs at once (the sliced reduction)
   int64_t kernel_m_ = 0, kernel_n_ = 0;  // the problem's M and N as the kernel sees them (swap-AB)
   size_t workspace_bytes_ = 0;
   bool caller_workspace_ = false;

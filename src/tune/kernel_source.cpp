@@ -64,7 +64,6 @@ void CompileAhead::work() {
     lock.lock();
     job.result = std::move(result);
     job.state = State::done;
-    ++done_;
     finished_.notify_all();
   }
 }
@@ -91,11 +90,6 @@ void CompileAhead::prefetch(const std::vector<KernelConfig>& configs) {
     }
   }
   wake_.notify_all();
-}
-
-size_t CompileAhead::compiled() const {
-  std::lock_guard lock(mu_);
-  return done_;
 }
 
 }  // namespace gemmforge::tune

@@ -28,8 +28,6 @@ class KernelSource {
   virtual CompiledConfig get(const KernelConfig&) = 0;
   // Compiles these in the background, after anything get() is waiting for.
   virtual void prefetch(const std::vector<KernelConfig>&) {}
-  // The cache directory a worker must read (empty: none).
-  virtual std::string cache_dir() const { return {}; }
 };
 
 class CompileAhead final : public KernelSource {
@@ -50,9 +48,7 @@ class CompileAhead final : public KernelSource {
 
   CompiledConfig get(const KernelConfig&) override;
   void prefetch(const std::vector<KernelConfig>&) override;
-  std::string cache_dir() const override { return cache_.dir().string(); }
   unsigned threads() const { return unsigned(workers_.size()); }
-  size_t compiled() const;  // finished so far, from the cache or compiled
 
  private:
   void work();
@@ -63,7 +59,6 @@ class CompileAhead final : public KernelSource {
   std::condition_variable wake_, finished_;
   std::map<std::string, Job> jobs_;     // by config name
   std::deque<std::string> urgent_, background_;
-  size_t done_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };

@@ -27,17 +27,11 @@ struct BudgetSpent {};
 // The verdict of a candidate that did not compile (or spills): recorded, not measured.
 const std::string kNotBuilt = "fail: not built: ";
 
-nlohmann::json candidate_json(const KernelCandidate& c) {
-  return {{"config", c.config.to_json()}, {"launch", c.knobs.to_json()}};
-}
-
 std::optional<KernelCandidate> candidate_named(const ResultsDb& db, const std::string& name) {
   const auto text = db.candidate_json(name);
   if (!text) return std::nullopt;
   try {
-    const auto j = nlohmann::json::parse(*text);
-    return KernelCandidate{KernelConfig::from_json(j.at("config")),
-                           LaunchKnobs::from_json(j.value("launch", nlohmann::json::object()))};
+    return KernelCandidate::from_json(nlohmann::json::parse(*text));
   } catch (const std::exception& e) {
     throw Error("results database '" + db.path().string() + "': candidate " + name + " is damaged: " + e.what());
   }
@@ -163,7 +157,7 @@ std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const K
     return it->second.verdict == "pass" ? it->second.median_us : std::nullopt;
   }
   if (spent >= o_.budget) throw BudgetSpent{};
-  db_.add_candidate(name, candidate_json(c).dump());
+  db_.add_candidate(name, c.to_json().dump());
   Measurement m;
   m.shape = s;
   m.layout = l;
@@ -225,7 +219,8 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     for (const auto& name : rule_contenders(class_decisions, size_t(std::max(0, o_.seeds)))) {
       const auto c = candidate_named(db_, name);
       if (c && why_not_supported(c->config, problem).empty())
-        measure_candidate(s, l, *c, known, spent, baseline_us, "seed: a winner on this class");
+        measure_candidate(s, l, KernelCandidate{c->config, knobs_for_shape(c->config, c->knobs, s.M, s.N, s.K, sm_count_)},
+                          known, spent, baseline_us, "seed: a winner on this class");
     }
     if (!servable.empty()) {
       const Measure measure = [&](const Shape&, const KernelConfig& k) -> std::optional<double> {
@@ -381,9 +376,11 @@ std::vector<RuleEvidence> Tuner::rule_evidence(const std::vector<Decision>& grou
       const auto base = db_.find(d.shape, d.layout, d.acc, o_.baseline, "", "estimate");
       if (!base || base->verdict != "pass" || !base->median_us) continue;
       ++e.servable;
-      const auto m = db_.find(d.shape, d.layout, d.acc, "gemmforge", name, "estimate");
+      // The rule's launch on this shape, as the runtime would serve it.
+      const KernelCandidate here{c->config, knobs_for_shape(c->config, c->knobs, d.shape.M, d.shape.N, d.shape.K, sm_count_)};
+      const auto m = db_.find(d.shape, d.layout, d.acc, "gemmforge", here.name(), "estimate");
       if (!m) {
-        if (gaps) gaps->emplace_back(d.shape, d.layout, d.acc, *c);
+        if (gaps) gaps->emplace_back(d.shape, d.layout, d.acc, here);
         continue;
       }
       if (m->verdict != "pass" || !m->median_us) {

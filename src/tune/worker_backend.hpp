@@ -45,7 +45,6 @@ class WorkerBackend final : public MeasureBackend {
   std::optional<OpenShape> shape_;  // re-sent to every fresh worker
   bool shape_open_ = false;
   long long next_id_ = 1;
-  int failed_starts_ = 0;  // in a row: a worker that cannot even start or open a shape is not a candidate's fault
 };
 
 }  // namespace gemmforge::tune

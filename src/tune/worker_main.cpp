@@ -51,14 +51,8 @@ class ModuleCache {
   std::map<std::string, decltype(order_)::iterator> index_;
 };
 
-// The list the gate takes (implementation, layout), spelled through check()'s parameter.
-template <class>
-struct FirstParameter;
-template <class R, class C, class A>
-struct FirstParameter<R (C::*)(A)> {
-  using type = std::remove_cvref_t<A>;
-};
-using GateList = FirstParameter<decltype(&CorrectnessGate::check)>::type;
+// The list the gate takes: (implementation, layout) pairs.
+using GateList = std::vector<Candidate>;
 
 // Whether the last error broke the CUDA context (a sticky error: illegal address, trap, ...);
 // then the text of that error, else "". A non-sticky error is cleared.

@@ -5,15 +5,6 @@ namespace {
 
 using nlohmann::json;
 
-json candidate_json(const KernelCandidate& c) { return {{"config", c.config.to_json()}, {"launch", c.knobs.to_json()}}; }
-
-KernelCandidate candidate_from(const json& j) {
-  KernelCandidate c;
-  c.config = KernelConfig::from_json(j.at("config"));
-  c.knobs = LaunchKnobs::from_json(j.value("launch", json::object()));
-  return c;
-}
-
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(); }
 std::optional<double> opt_from(const json& j, const char* key) {
   if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
@@ -52,7 +43,7 @@ std::string encode_request(const Request& r, long long id) {
         } else if constexpr (std::is_same_v<T, MeasureCandidate>) {
           j["op"] = "measure";
           j["layout"] = to_string(q.layout);
-          j["candidate"] = candidate_json(q.candidate);
+          j["candidate"] = q.candidate.to_json();
           j["cubin_key"] = q.cubin_key;
         } else if constexpr (std::is_same_v<T, MeasureBaseline>) {
           j["op"] = "baseline";
@@ -64,7 +55,7 @@ std::string encode_request(const Request& r, long long id) {
           j["rounds"] = q.rounds;
           json entries = json::array();
           for (const auto& e : q.entries) {
-            if (e.candidate) entries.push_back({{"candidate", candidate_json(*e.candidate)}, {"cubin_key", e.cubin_key}});
+            if (e.candidate) entries.push_back({{"candidate", e.candidate->to_json()}, {"cubin_key", e.cubin_key}});
             else entries.push_back({{"baseline", e.baseline}});
           }
           j["entries"] = entries;
@@ -90,7 +81,7 @@ DecodedRequest decode_request(std::string_view line) {
       o.seed = j.value("seed", uint64_t(1));
       d.request = o;
     } else if (op == "measure") {
-      d.request = MeasureCandidate{parse_layout(j.at("layout").get<std::string>()), candidate_from(j.at("candidate")),
+      d.request = MeasureCandidate{parse_layout(j.at("layout").get<std::string>()), KernelCandidate::from_json(j.at("candidate")),
                                    j.at("cubin_key").get<std::string>()};
     } else if (op == "baseline") {
       d.request = MeasureBaseline{parse_layout(j.at("layout").get<std::string>()), j.at("impl").get<std::string>()};
@@ -102,7 +93,7 @@ DecodedRequest decode_request(std::string_view line) {
       for (const auto& e : j.at("entries")) {
         FinalEntry f;
         if (e.contains("candidate")) {
-          f.candidate = candidate_from(e.at("candidate"));
+          f.candidate = KernelCandidate::from_json(e.at("candidate"));
           f.cubin_key = e.at("cubin_key").get<std::string>();
         } else {
           f.baseline = e.at("baseline").get<std::string>();
