@@ -76,12 +76,13 @@ case "$stage" in
     ;;
   class)
     # A recorded class benchmark: gemmforge's best config per shape (from CONFIGS, gated, the
-    # fastest finalist kept) against cuBLASLt-autotune and cuBLAS, both layouts, gpu+offline.
-    # SHAPES_FILE: e.g. shapes/large-a.txt; CONFIGS: e.g. bench/configs/large.json.
-    name=$(basename "${SHAPES_FILE:?set SHAPES_FILE}" .txt)
+    # fastest finalist kept) against cuBLASLt-autotune and cuBLAS, both layouts, in MODES.
+    # SHAPES_FILE: e.g. shapes/large-a.txt; CONFIGS: e.g. bench/configs/large.json; BENCH_ARGS:
+    # more bench options (e.g. --specialize); NAME: the archive's name (default: the shape file's).
+    name=${NAME:-$(basename "${SHAPES_FILE:?set SHAPES_FILE}" .txt)}
     timeout ${LIMIT_S:-560} "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both \
-      --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode gpu,offline \
-      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
+      --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode ${MODES:-gpu,offline} \
+      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" ${BENCH_ARGS:-} --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
     # One archive per class: the device tool brings back a limited number of files.
     tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" "$name.log" && rm -rf "$OUT/$name" "$OUT/$name.log"
     ;;

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
       "  gemmforge bench --shape 4096x4096x4096            time the four baselines on one shape\n"
       "  gemmforge bench --shapes grid --out results/grid  the 1000-shape grid, gpu + offline modes\n"
       "  gemmforge report results/grid/results.json        the summary tables again, no GPU needed\n"
+      "  gemmforge ceilings --out results/ceilings         launch latency, HBM bandwidth, fp16 TF/s of this GPU\n"
       "  gemmforge kernels --compile                       compile gemmforge's Hopper kernels (no GPU needed)\n"
       "  gemmforge tune --shapes grid --out table.json     search kernels per shape; write a dispatch table\n"
       "Run 'gemmforge SUBCOMMAND --help' for each one's options.");
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   add_verify(app, exit_code, argc, argv);
   add_report(app, exit_code);
   add_env(app, exit_code);
+  add_ceilings(app, exit_code, argc, argv);
   add_kernels(app, exit_code);
   add_strategies(app, exit_code);
   add_tune(app, exit_code, argc, argv);

@@ -147,6 +147,9 @@ void add_bench(CLI::App& app, int& exit_code, int argc, char** argv) {
                   "with --impl gemmforge: how many of the quickest configs (first estimate) are re-timed in "
                   "interleaved rounds to pick the winner")
       ->capture_default_str();
+  cmd->add_flag("--specialize", args->problem.specialize,
+                "with --impl gemmforge: also compile each shape's finalists with its M, N and K as constants "
+                "(JIT shape specialization), gate them, and time them beside the finalists");
   cmd->add_option("--rounds", args->timing.rounds, "samples per candidate in gpu/offline modes")->capture_default_str();
   cmd->add_option("--min-sample-us", args->timing.min_sample_us, "each gpu/offline sample lasts at least this long")
       ->capture_default_str();

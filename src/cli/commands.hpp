@@ -15,6 +15,7 @@ void add_bench(CLI::App&, int& exit_code, int argc, char** argv);
 void add_verify(CLI::App&, int& exit_code, int argc, char** argv);
 void add_report(CLI::App&, int& exit_code);
 void add_env(CLI::App&, int& exit_code);
+void add_ceilings(CLI::App&, int& exit_code, int argc, char** argv);
 void add_kernels(CLI::App&, int& exit_code);
 void add_strategies(CLI::App&, int& exit_code);
 void add_tune(CLI::App&, int& exit_code, int argc, char** argv);

@@ -118,6 +118,8 @@ nlohmann::json prepare_gemmforge(const ProblemOptions& p, BenchOptions& o, Devic
   nlohmann::json summary =
       configs.empty() ? nlohmann::json::object() : setup_gemmforge_sweep(o, ctx, configs, groups, splits, pdl);
   if (!sm80.empty()) summary["sm80"] = add_sm80_sweep(o, ctx, sm80);
+  if (p.specialize) enable_shape_specialization(o, ctx);
+  summary["specialize"] = p.specialize;
   return summary;
 }
 

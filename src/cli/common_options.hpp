@@ -20,6 +20,7 @@ struct ProblemOptions {
   std::string group_m = "auto";        // raster groups each config is swept with
   std::string splits = "1";            // split-K part counts each config is swept with
   std::string pdl = "off";             // programmatic dependent launch: off, on or both
+  bool specialize = false;             // bench only: also time shape-specialized builds of the finalists
   uint64_t seed = 1;
 };
 

@@ -34,4 +34,10 @@ std::vector<Sm80Config> read_sm80_configs(const std::string& arg, const std::vec
 // o.gemmforge_candidates, after any already installed. Returns a JSON summary.
 nlohmann::json add_sm80_sweep(BenchOptions& o, DeviceContext&, const std::vector<Sm80Config>&);
 
+// --specialize: installs o.specialize_finalists. Each finalist of either family is rebuilt with
+// the problem's M, N and K as constants (JIT shape specialization, design.md section 4); one
+// problem's builds compile in parallel (cached on disk). A build that fails to compile or spills
+// is left out with a message on stderr, and the sweep goes on with the others.
+void enable_shape_specialization(BenchOptions& o, DeviceContext&);
+
 }  // namespace gemmforge::cli

@@ -304,12 +304,12 @@ std::vector<KernelConfig> covering_sample(const std::vector<KernelConfig>& space
   return covering_sample_of(space, count, seed, knobs);
 }
 
-std::string jit_source(const KernelConfig& c) {
+std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
   const auto problems = validity_problems(c);
   if (!problems.empty()) throw Error("kernel config " + c.name() + " is not valid: " + problems.front());
   std::ostringstream o;
   auto b = [](bool v) { return v ? "true" : "false"; };
-  o << "// gemmforge JIT instantiation: " << c.name() << "\n"
+  o << "// gemmforge JIT instantiation: " << c.name() << specialization_suffix(constants) << "\n"
     << "#include \"sm90/hgemm_ws.cuh\"\n"
     << "struct Knobs {\n"
     << "  static constexpr int kBlockM = " << c.block_m << ", kBlockN = " << c.block_n << ", kStages = " << c.stages
@@ -327,7 +327,8 @@ std::string jit_source(const KernelConfig& c) {
     << "(const __grid_constant__ gemmforge::ptx::TensorMap a, const __grid_constant__ gemmforge::ptx::TensorMap b,\n"
     << "    const __grid_constant__ gemmforge::ptx::TensorMap c, gemmforge::ptx::u16* C, int M, int N, int K,\n"
     << "    int group_m, int splits, int flags, unsigned* workspace) {\n"
-    << "  gemmforge::sm90::hgemm_body<Traits>(a, b, c, C, M, N, K, group_m, splits, flags, workspace);\n"
+    << "  gemmforge::sm90::hgemm_body<Traits>(a, b, c, C, " << kernel_dimension_arguments(constants, c.swap_ab)
+    << ", group_m, splits, flags, workspace);\n"
     << "}\n";
   return o.str();
 }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/shape_constants.hpp"
 #include "gemmforge/types.hpp"
 
 namespace gemmforge {
@@ -149,8 +150,10 @@ std::vector<KernelConfig> config_space(Layout, Accum, const ConfigSpaceAxes& = {
 std::vector<KernelConfig> covering_sample(const std::vector<KernelConfig>& space, size_t count, uint64_t seed);
 
 // The complete CUDA source of one instantiation for NVRTC: includes the kernel header (found
-// through -I<repo>/kernels) and wraps it in extern "C" __global__ `kJitKernelName`.
+// through -I<repo>/kernels) and wraps it in extern "C" __global__ `kJitKernelName`. With
+// `constants`, the body gets that shape's M, N and K as constants (the wrapper's own M, N and K
+// parameters are then ignored: the host launches it for that shape only).
 inline constexpr const char* kJitKernelName = "gemmforge_hgemm";
-std::string jit_source(const KernelConfig&);
+std::string jit_source(const KernelConfig&, const ShapeConstants& constants = std::nullopt);
 
 }  // namespace gemmforge

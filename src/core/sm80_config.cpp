@@ -189,12 +189,12 @@ std::vector<Sm80Config> sm80_covering_sample(const std::vector<Sm80Config>& spac
   return covering_sample_of(space, count, seed, knobs);
 }
 
-std::string sm80_jit_source(const Sm80Config& c) {
+std::string sm80_jit_source(const Sm80Config& c, const ShapeConstants& constants) {
   const auto problems = c.validity_problems();
   if (!problems.empty()) throw Error("sm80 config " + c.name() + " is not valid: " + problems.front());
   auto b = [](bool v) { return v ? "true" : "false"; };
   std::ostringstream o;
-  o << "// gemmforge JIT instantiation: " << c.name() << "\n"
+  o << "// gemmforge JIT instantiation: " << c.name() << specialization_suffix(constants) << "\n"
     << "#include \"sm80/hgemm_mma.cuh\"\n"
     << "struct Knobs {\n"
     << "  static constexpr int kBlockM = " << c.block_m << ", kBlockN = " << c.block_n << ", kBlockK = " << c.block_k
@@ -213,7 +213,7 @@ std::string sm80_jit_source(const Sm80Config& c) {
     << kSm80JitKernelName
     << "(const gemmforge::ptx::u16* __restrict__ A, const gemmforge::ptx::u16* __restrict__ B,\n"
     << "    gemmforge::ptx::u16* __restrict__ C, int M, int N, int K) {\n"
-    << "  gemmforge::sm80::hgemm_body<Traits>(A, B, C, M, N, K);\n"
+    << "  gemmforge::sm80::hgemm_body<Traits>(A, B, C, " << kernel_dimension_arguments(constants) << ");\n"
     << "}\n";
   return o.str();
 }

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/shape_constants.hpp"
 #include "gemmforge/types.hpp"
 
 namespace gemmforge {
@@ -71,10 +72,10 @@ std::vector<Sm80Config> sm80_config_space(Layout, Accum, const Sm80SpaceAxes& = 
 std::vector<Sm80Config> sm80_covering_sample(const std::vector<Sm80Config>& space, size_t count, uint64_t seed);
 
 // The complete CUDA source of one instantiation for NVRTC: includes the kernel header (found
-// through -I<repo>/kernels) and wraps it in extern "C" __global__ `kSm80JitKernelName`.
-// Throws Error for an invalid config.
+// through -I<repo>/kernels) and wraps it in extern "C" __global__ `kSm80JitKernelName`; with
+// `constants`, specialized for that shape (see jit_source). Throws Error for an invalid config.
 inline constexpr const char* kSm80JitKernelName = "gemmforge_hgemm_sm80";
-std::string sm80_jit_source(const Sm80Config&);
+std::string sm80_jit_source(const Sm80Config&, const ShapeConstants& constants = std::nullopt);
 
 // Whether a config file entry is an Sm80Config: "family": "sm80", or a name starting "sm80_"
 // (as an object's "name" or as a bare string).

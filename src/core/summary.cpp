@@ -10,16 +10,10 @@
 #include "core/stats.hpp"
 
 namespace gemmforge {
-namespace {
 
-struct Timing {
-  double median, spread;
-};
-
-// (impl, mode) → shape → fastest passing layout's timing; or only the named layout's.
-std::map<Shape, Timing> timings(const std::vector<BenchRecord>& records, const std::string& impl,
-                                const std::string& mode, const std::string& layout) {
-  std::map<Shape, Timing> out;
+std::map<Shape, ShapeTiming> shape_timings(const std::vector<BenchRecord>& records, const std::string& impl,
+                                           const std::string& mode, const std::string& layout) {
+  std::map<Shape, ShapeTiming> out;
   for (const auto& r : records) {
     if (r.impl != impl || r.mode != mode || !r.passed()) continue;
     if (layout != "best" && to_string(r.layout) != layout) continue;
@@ -31,6 +25,8 @@ std::map<Shape, Timing> timings(const std::vector<BenchRecord>& records, const s
   }
   return out;
 }
+
+namespace {
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -62,8 +58,8 @@ Comparison compare(const std::vector<BenchRecord>& records, const std::string& i
   c.baseline = baseline;
   c.mode = mode;
   c.shape_class = shape_class;
-  const auto x = timings(records, impl, mode, impl_layout);
-  const auto b = timings(records, baseline, mode, "best");
+  const auto x = shape_timings(records, impl, mode, impl_layout);
+  const auto b = shape_timings(records, baseline, mode, "best");
   std::vector<double> speedups;
   for (const auto& [shape, tx] : x) {
     auto it = b.find(shape);

@@ -1,6 +1,7 @@
 // Turns bench records into the comparisons a person reads: per implementation against each
 // baseline, per timing mode, overall and per shape class.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,14 @@ inline bool is_baseline(const std::string& impl, const SummaryOptions& o) {
     if (b == impl) return true;
   return false;
 }
+
+// Per shape, one implementation's fastest passing record in one mode: its median and relative
+// spread (half IQR), at its best layout ("best") or only the named layout ("nn", "tn").
+struct ShapeTiming {
+  double median = 0, spread = 0;
+};
+std::map<Shape, ShapeTiming> shape_timings(const std::vector<BenchRecord>&, const std::string& impl,
+                                           const std::string& mode, const std::string& layout);
 
 Comparison compare(const std::vector<BenchRecord>& records, const std::string& impl,
                    const std::string& impl_layout, const std::string& baseline,

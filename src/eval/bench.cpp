@@ -35,38 +35,59 @@ BenchRecord base_record(const Shape& s, const Slot& slot, const BenchOptions& o,
 // Impl "gemmforge": gate every candidate configuration on this shape and layout, then keep the
 // correct one with the least device time. A failing configuration is dropped from the sweep;
 // the slot fails only when no configuration passes. Two stages: a quick estimate of every
-// passing config, then the few fastest timed in interleaved rounds after a warm-up, so clock
-// drift during a long sweep (a heavy shape heats the card into its power cap) cannot pick the
-// winner.
+// passing config, then the few fastest (and their shape-specialized builds, when asked for)
+// timed in interleaved rounds after a warm-up, so clock drift during a long sweep (a heavy
+// shape heats the card into its power cap) cannot pick the winner.
 void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf, CorrectnessGate& gate, Slot& slot,
                     const std::vector<Operands>& sets) {
-  auto cands = o.gemmforge_candidates(Problem{buf.shape(), slot.layout, o.acc}, sets);
+  const Problem problem{buf.shape(), slot.layout, o.acc};
+  auto cands = o.gemmforge_candidates(problem, sets);
   if (cands.empty()) {
     slot.verdict = "fail: no gemmforge configuration serves this shape and layout";
     return;
   }
-  std::vector<Candidate> gated;
-  for (auto& c : cands) gated.push_back({c.get(), slot.layout});
-  const auto verdicts = gate.check(gated);
+  auto gate_all = [&](size_t from) {
+    std::vector<Candidate> gated;
+    for (size_t i = from; i < cands.size(); ++i) gated.push_back({cands[i].get(), slot.layout});
+    return gate.check(gated);
+  };
+  std::vector<Verdict> verdicts = gate_all(0);
   buf.fill_for_timing(o.timing.seed, ctx.stream());
   ShapeTimer probe(ctx, buf, o.timing, nullptr);
   std::vector<ShapeTimer::Estimate> est(cands.size());
   std::vector<size_t> passed;
   std::string first_failure;
-  for (size_t i = 0; i < cands.size(); ++i) {
-    if (!verdicts[i].passed()) {
-      if (first_failure.empty()) first_failure = cands[i]->note() + ": " + verdicts[i].text();
-      continue;
+  auto estimate_from = [&](size_t from) {
+    for (size_t i = from; i < cands.size(); ++i) {
+      if (!verdicts[i].passed()) {
+        if (first_failure.empty()) first_failure = cands[i]->note() + ": " + verdicts[i].text();
+        continue;
+      }
+      est[i] = probe.estimate(*cands[i]);
+      passed.push_back(i);
     }
-    est[i] = probe.estimate(*cands[i]);
-    passed.push_back(i);
-  }
+  };
+  estimate_from(0);
   if (passed.empty()) {
     slot.verdict = "fail: every gemmforge configuration failed the gate; first: " + first_failure;
     return;
   }
   std::stable_sort(passed.begin(), passed.end(), [&](size_t a, size_t b) { return est[a].device_us < est[b].device_us; });
-  const std::vector<size_t> finalists(passed.begin(), passed.begin() + std::ptrdiff_t(std::min(passed.size(), o.sweep_finalists)));
+  std::vector<size_t> finalists(passed.begin(), passed.begin() + std::ptrdiff_t(std::min(passed.size(), o.sweep_finalists)));
+  size_t specialized = 0;
+  if (o.specialize_finalists) {
+    std::vector<const GemmImpl*> of;
+    for (size_t i : finalists) of.push_back(cands[i].get());
+    auto builds = o.specialize_finalists(problem, of, sets);
+    const size_t first_build = cands.size(), passed_before = passed.size();
+    for (auto& b : builds) cands.push_back(std::move(b));
+    const auto build_verdicts = gate_all(first_build);
+    verdicts.insert(verdicts.end(), build_verdicts.begin(), build_verdicts.end());
+    est.resize(cands.size());
+    estimate_from(first_build);
+    finalists.insert(finalists.end(), passed.begin() + std::ptrdiff_t(passed_before), passed.end());
+    specialized = passed.size() - passed_before;
+  }
   std::vector<double> final_us(cands.size(), -1.0);
   size_t best_i = finalists.front();
   if (finalists.size() > 1) {
@@ -84,11 +105,11 @@ void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf
   }
   if (o.on_sweep_candidate)
     for (size_t i = 0; i < cands.size(); ++i)
-      o.on_sweep_candidate(Problem{buf.shape(), slot.layout, o.acc}, *cands[i], verdicts[i],
-                           verdicts[i].passed() ? est[i].device_us : -1.0, final_us[i]);
+      o.on_sweep_candidate(problem, *cands[i], verdicts[i], verdicts[i].passed() ? est[i].device_us : -1.0, final_us[i]);
   slot.instance = std::move(cands[best_i]);
   slot.sweep_note = std::to_string(passed.size()) + " of " + std::to_string(cands.size()) +
-                    " configs passed the gate; fastest of " + std::to_string(finalists.size()) + " finalists";
+                    " configs passed the gate; fastest of " + std::to_string(finalists.size()) + " finalists" +
+                    (specialized > 0 ? " (" + std::to_string(specialized) + " of them shape-specialized)" : std::string());
 }
 
 std::vector<Slot> prepare_slots(DeviceContext& ctx, const BenchOptions& o, const Shape& s, ShapeBuffers& buf,
@@ -172,7 +193,8 @@ nlohmann::json settings_json(const BenchOptions& o) {
           {"server_calls", t.server_calls}, {"server_gap_us", t.server_gap_us}, {"seed", t.seed},
           {"heavy_call_us", t.heavy_call_us}, {"first_heavy_warmup_s", t.first_heavy_warmup_s},
           {"heavy_warmup_s", t.heavy_warmup_s}, {"gate_random_trials", o.gate.random_trials}, {"shapes", o.shapes.size()},
-          {"sweep_finalists", o.sweep_finalists}};
+          {"sweep_finalists", o.sweep_finalists},
+          {"specialize_finalists", bool(o.specialize_finalists)}};
 }
 
 std::vector<BenchRecord> run_bench(DeviceContext& ctx, const BenchOptions& o) {

@@ -28,6 +28,12 @@ struct BenchOptions {
       gemmforge_candidates;
   // How many of the quickest configs (by a first estimate) are timed again in interleaved rounds.
   size_t sweep_finalists = 4;
+  // For impl "gemmforge", optional: builds of these finalists with the problem's M, N and K
+  // compiled in (JIT shape specialization), prepared. Each is gated like any candidate and timed
+  // in the same interleaved rounds as the finalists; it is kept only if it measures fastest.
+  std::function<std::vector<std::unique_ptr<GemmImpl>>(const Problem&, const std::vector<const GemmImpl*>& finalists,
+                                                       const std::vector<Operands>&)>
+      specialize_finalists;
   // Called once per swept configuration with its gate verdict, its first device-time estimate in
   // µs, and its interleaved median if it was a finalist (negative otherwise): the raw material of
   // the tuner's replay database.

@@ -63,6 +63,13 @@ NvmlReading Nvml::read() const {
   return r;
 }
 
+std::optional<double> Nvml::max_sm_clock_mhz() const {
+  if (!device_) return std::nullopt;
+  unsigned v = 0;
+  if (auto f = symbol<ClockFn>(lib_, "nvmlDeviceGetMaxClockInfo"); f && f(device_, kNvmlClockSm, &v) == 0) return v;
+  return std::nullopt;
+}
+
 std::string Nvml::driver_version() const {
   if (!lib_) return {};
   char buf[96] = {};

@@ -17,6 +17,8 @@ class Nvml {
   bool available() const { return device_ != nullptr; }
   const std::string& why_unavailable() const { return why_; }
   NvmlReading read() const;
+  // The highest SM clock the GPU may run at (its boost limit), or nullopt without NVML.
+  std::optional<double> max_sm_clock_mhz() const;
   std::string driver_version() const;
 
  private:

@@ -26,10 +26,10 @@ std::string sm80_family_arch(int cc_major, int cc_minor) {
   return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
 }
 
-jit::CompileRequest compile_request(const Sm80Config& c, std::string arch) {
+jit::CompileRequest compile_request(const Sm80Config& c, std::string arch, const ShapeConstants& constants) {
   jit::CompileRequest r;
-  r.name = c.name();
-  r.source = sm80_jit_source(c);
+  r.name = c.name() + specialization_suffix(constants);
+  r.source = sm80_jit_source(c, constants);
   r.arch = std::move(arch);
   r.include_dirs = {sm80_kernel_include_dir()};
   return r;
@@ -60,8 +60,13 @@ std::shared_ptr<jit::LoadedKernel> Sm80Kernel::load(const Sm80Config& c, const s
   return k;
 }
 
-Sm80Kernel::Sm80Kernel(DeviceContext& ctx, Sm80Config c, std::shared_ptr<jit::LoadedKernel> k)
-    : ctx_(ctx), config_(c), kernel_(std::move(k)), block_(unsigned(c.threads()), 1, 1), smem_bytes_(c.shared_bytes()) {
+Sm80Kernel::Sm80Kernel(DeviceContext& ctx, Sm80Config c, std::shared_ptr<jit::LoadedKernel> k, ShapeConstants constants)
+    : ctx_(ctx),
+      config_(c),
+      kernel_(std::move(k)),
+      constants_(constants),
+      block_(unsigned(c.threads()), 1, 1),
+      smem_bytes_(c.shared_bytes()) {
   if (!kernel_) throw Error(config_.name() + ": no loaded kernel");
 }
 
@@ -73,7 +78,8 @@ bool Sm80Kernel::accepts(const Operands& o) const {
 }
 
 void Sm80Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
-  if (auto why = why_not_supported(config_, p); !why.empty()) throw Error(config_.name() + ": " + why);
+  if (auto why = why_not_supported(config_, p); !why.empty()) throw Error(note() + ": " + why);
+  if (auto why = why_not_specialized_for(constants_, p.shape); !why.empty()) throw Error(note() + ": " + why);
   problem_ = p;
   const int64_t tiles = ((p.shape.M + config_.block_m - 1) / config_.block_m) *
                         ((p.shape.N + config_.block_n - 1) / config_.block_n);

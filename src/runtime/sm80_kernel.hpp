@@ -20,7 +20,8 @@ namespace gemmforge {
 std::string sm80_family_arch(int cc_major, int cc_minor);
 
 // arch: "sm_90a" (H100/H200), "sm_80" (A100), ... — see sm80_family_arch.
-jit::CompileRequest compile_request(const Sm80Config&, std::string arch);
+// constants: compiled for that shape only (JIT shape specialization).
+jit::CompileRequest compile_request(const Sm80Config&, std::string arch, const ShapeConstants& constants = std::nullopt);
 
 // Why this config cannot serve this problem (layout, accumulator, or row strides the 16-byte
 // loads cannot take); empty when it can.
@@ -30,9 +31,10 @@ class Sm80Kernel final : public GemmImpl {
  public:
   // Loads the cubin of compile_cached(compile_request(config, arch)) once; shapes share the module.
   static std::shared_ptr<jit::LoadedKernel> load(const Sm80Config&, const std::vector<char>& cubin);
-  Sm80Kernel(DeviceContext&, Sm80Config, std::shared_ptr<jit::LoadedKernel>);
+  // constants: the shape the cubin was compiled for (prepare refuses any other), or nullopt.
+  Sm80Kernel(DeviceContext&, Sm80Config, std::shared_ptr<jit::LoadedKernel>, ShapeConstants constants = std::nullopt);
   std::string name() const override { return "gemmforge"; }
-  std::string note() const override { return config_.name(); }
+  std::string note() const override { return config_.name() + specialization_suffix(constants_); }
   std::string launch_detail() const override;
   void prepare(const Problem&, const std::vector<Operands>& sets) override;
   void run(const Operands&) override;
@@ -42,11 +44,13 @@ class Sm80Kernel final : public GemmImpl {
   // The same launch on another stream (the runtime library runs on its caller's streams).
   void run_on(const Operands&, cudaStream_t);
   const Sm80Config& config() const { return config_; }
+  const ShapeConstants& constants() const { return constants_; }
 
  private:
   DeviceContext& ctx_;
   Sm80Config config_;
   std::shared_ptr<jit::LoadedKernel> kernel_;
+  ShapeConstants constants_;
   Problem problem_;
   bool prepared_ = false;
   dim3 grid_{1, 1, 1}, block_{1, 1, 1};

@@ -11,10 +11,10 @@ namespace gemmforge {
 
 std::string kernel_include_dir() { return find_data_file("kernels/sm90/hgemm_ws.cuh").parent_path().parent_path().string(); }
 
-jit::CompileRequest compile_request(const KernelConfig& c) {
+jit::CompileRequest compile_request(const KernelConfig& c, const ShapeConstants& constants) {
   jit::CompileRequest r;
-  r.name = c.name();
-  r.source = jit_source(c);
+  r.name = c.name() + specialization_suffix(constants);
+  r.source = jit_source(c, constants);
   r.arch = "sm_90a";
   r.include_dirs = {kernel_include_dir()};
   return r;
@@ -41,11 +41,13 @@ std::shared_ptr<jit::LoadedKernel> Sm90Kernel::load(const KernelConfig& c, const
   return k;
 }
 
-Sm90Kernel::Sm90Kernel(DeviceContext& ctx, KernelConfig c, LaunchKnobs knobs, std::shared_ptr<jit::LoadedKernel> k)
+Sm90Kernel::Sm90Kernel(DeviceContext& ctx, KernelConfig c, LaunchKnobs knobs, std::shared_ptr<jit::LoadedKernel> k,
+                       ShapeConstants constants)
     : ctx_(ctx),
       config_(c),
       knobs_(knobs),
       kernel_(std::move(k)),
+      constants_(constants),
       block_(unsigned(c.threads()), 1, 1),
       cluster_(unsigned(c.cluster_m * c.cluster_n), 1, 1),
       smem_bytes_(c.shared_bytes()) {}
@@ -59,6 +61,7 @@ bool Sm90Kernel::accepts(const Operands& o) const {
 void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   if (auto why = why_not_supported(config_, p); !why.empty()) throw Error(config_.name() + ": " + why);
   if (auto why = launch_problem(config_, knobs_); !why.empty()) throw Error(KernelCandidate{config_, knobs_}.name() + ": " + why);
+  if (auto why = why_not_specialized_for(constants_, p.shape); !why.empty()) throw Error(note() + ": " + why);
   problem_ = p;
   maps_.clear();
   const int cluster = config_.cluster_m * config_.cluster_n;

@@ -15,7 +15,8 @@ namespace gemmforge {
 
 // Where the kernel headers are, for NVRTC's include path (the repository's kernels/).
 std::string kernel_include_dir();
-jit::CompileRequest compile_request(const KernelConfig&);
+// constants: compiled for that shape only (JIT shape specialization).
+jit::CompileRequest compile_request(const KernelConfig&, const ShapeConstants& constants = std::nullopt);
 
 // Why this config cannot serve this problem (layout, accumulator, or strides TMA cannot take);
 // empty when it can.
@@ -25,10 +26,13 @@ class Sm90Kernel final : public GemmImpl {
  public:
   // Loads the cubin of compile_cached(compile_request(config)) once; shapes share the module.
   static std::shared_ptr<jit::LoadedKernel> load(const KernelConfig&, const std::vector<char>& cubin);
-  Sm90Kernel(DeviceContext&, KernelConfig, LaunchKnobs, std::shared_ptr<jit::LoadedKernel>);
+  // constants: the shape the cubin was compiled for (prepare refuses any other), or nullopt.
+  Sm90Kernel(DeviceContext&, KernelConfig, LaunchKnobs, std::shared_ptr<jit::LoadedKernel>,
+             ShapeConstants constants = std::nullopt);
   std::string name() const override { return "gemmforge"; }
-  // The config's name, and the raster group when it was set rather than chosen automatically.
-  std::string note() const override { return KernelCandidate{config_, knobs_}.name(); }
+  // The config's name, its launch knobs that differ from the defaults, and the shape it was
+  // compiled for if it was specialized.
+  std::string note() const override { return KernelCandidate{config_, knobs_}.name() + specialization_suffix(constants_); }
   std::string launch_detail() const override;
   void prepare(const Problem&, const std::vector<Operands>& sets) override;
   void run(const Operands&) override;
@@ -45,6 +49,8 @@ class Sm90Kernel final : public GemmImpl {
   // Split-K workspace the prepared problem needs; 0 when the launch does not split K.
   size_t workspace_bytes() const { return workspace_bytes_; }
   const KernelConfig& config() const { return config_; }
+  const LaunchKnobs& knobs() const { return knobs_; }
+  const ShapeConstants& constants() const { return constants_; }
 
  private:
   struct Maps {
@@ -56,6 +62,7 @@ class Sm90Kernel final : public GemmImpl {
   KernelConfig config_;
   LaunchKnobs knobs_;
   std::shared_ptr<jit::LoadedKernel> kernel_;
+  ShapeConstants constants_;
   Problem problem_;
   dim3 grid_{1, 1, 1}, block_{1, 1, 1}, cluster_{1, 1, 1};
   int smem_bytes_ = 0;

@@ -37,6 +37,8 @@ expect_failure("bad group size" 2 "--group-m takes" bench --shape 64x64x64 --imp
 file(WRITE ${WORK}/bad_results.csv "M,N,K\n1,2,3\n")
 expect_failure("foreign results.csv" 2 "results.csv header" report bad_results.csv)
 expect_failure("no subcommand" 2 "subcommand" )
+expect_failure("ceilings: zero rounds" 2 "--rounds and --server-calls must be at least 1" ceilings --rounds 0)
+expect_failure("ceilings: negative warm-up" 2 "--warmup-s must be" ceilings --warmup-s -1)
 
 expect_failure("tune: unknown strategy" 2 "unknown strategy 'magic'" tune --shape 64x64x64 --strategy magic)
 expect_failure("tune: zero budget" 2 "--budget must be at least 1" tune --shape 64x64x64 --budget 0)

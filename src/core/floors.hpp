@@ -1,0 +1,86 @@
+// The floor of one HGEMM call: the least time the hardware allows it, from the ceilings that
+// `gemmforge ceilings` measures on the GPU (launch latency per timing mode, HBM and L2
+// bandwidth) and the tensor cores' peak at the highest SM clock. Pure arithmetic, kept apart from the GPU so that what the
+// report claims ("no kernel can beat cuBLASLt by more than X on this class") is unit-tested.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "gemmforge/types.hpp"
+
+namespace gemmforge {
+
+inline constexpr const char* kCeilingsSchema = "gemmforge.ceilings/1";
+
+// An entry of ceilings.json's "measurements" object that the floor reads, and the unit its
+// value must be in. The writer (gemmforge ceilings) and the reader share these names.
+struct CeilingField {
+  const char* key;
+  const char* unit;
+};
+inline constexpr CeilingField kLaunchGpu{"launch_gpu", "us"};
+inline constexpr CeilingField kLaunchOffline{"launch_offline", "us"};
+inline constexpr CeilingField kLaunchServer{"launch_server", "us"};
+inline constexpr CeilingField kHbmRead{"hbm_read", "GB/s"};
+inline constexpr CeilingField kHbmWrite{"hbm_write", "GB/s"};
+inline constexpr CeilingField kHbmCopy{"hbm_copy", "GB/s"};  // recorded; the floor does not use it
+inline constexpr CeilingField kL2Read{"l2_read", "GB/s"};
+// Sustained under the power cap (cuBLASLt on 8192³): recorded beside the peak, which the floor uses.
+inline constexpr CeilingField kFp16Tensor{"fp16_tensor", "TFLOP/s"};
+inline constexpr CeilingField kFp16TensorPeak{"fp16_tensor_peak", "TFLOP/s"};
+
+// Dense fp16 tensor-core FLOPs per SM per clock (f32 or f16 accumulation), from NVIDIA's data
+// sheets: H100 SXM 989.4 TFLOP/s at 1830 MHz on 132 SMs (4096); A100 312 TFLOP/s at 1410 MHz on
+// 108 SMs (2048). 0 for an architecture we have no figure for.
+inline int dense_fp16_flops_per_sm_clock(int cc_major, int cc_minor) {
+  if (cc_major == 9 && cc_minor == 0) return 4096;
+  if (cc_major == 8 && cc_minor == 0) return 2048;
+  return 0;
+}
+
+struct Ceilings {
+  // An empty kernel's cost per call, measured the way each timing mode times a call.
+  double launch_gpu_us = 0, launch_offline_us = 0, launch_server_us = 0;
+  double hbm_read_gbps = 0, hbm_write_gbps = 0;  // 1 GB/s = 1e9 bytes/s
+  double l2_read_gbps = 0;                       // from a buffer that L2 holds
+  double l2_bytes = 0;                           // the L2's size (environment.l2_bytes)
+  double fp16_tflops = 0;                        // sustained under the power cap, f32 accumulation
+  double fp16_peak_tflops = 0;                   // SMs × dense FLOPs per clock × highest SM clock
+  double launch_us(std::string_view mode) const;  // throws Error on a mode other than gpu|offline|server
+};
+
+// Throws Error naming the field that is missing, not a positive number, or in another unit.
+Ceilings ceilings_from_json(const nlohmann::json&);
+Ceilings read_ceilings_file(const std::filesystem::path&);  // errors also name the file
+
+enum class FloorBound { launch, memory, compute };
+std::string to_string(FloorBound);
+
+struct Floor {
+  double launch_us = 0;   // the mode's launch term
+  double memory_us = 0;   // min_read_bytes / read bandwidth + min_write_bytes / write bandwidth
+  double compute_us = 0;  // 2·M·N·K / peak fp16 throughput
+  double total_us = 0;
+  FloorBound bound = FloorBound::launch;  // the term that sets total_us
+};
+
+// The bytes any HGEMM moves at least: fp16 A and B read once, fp16 C written once.
+double min_read_bytes(const Shape&);
+double min_write_bytes(const Shape&);
+
+// Bandwidths: with L2 warm (the same buffers every call), A and B are read at L2 bandwidth when
+// they fit in L2, and C is written into L2 when A, B and C all fit (L2's write rate taken as its
+// read rate); otherwise at HBM's. Each is the faster rate the hardware could give, so the floor
+// stays a lower bound.
+// gpu and server: a call is its launch, then its work, one after the other:
+//   total = launch(mode) + max(memory, compute).
+// offline: back-to-back calls from the host overlap the host's launch cost of call i+1 with
+// the device work of call i, so a call costs whichever is longer:
+//   total = max(launch_offline, launch_gpu + max(memory, compute)),
+// and the bound is launch when the host (or the device-side launch) is the longer part.
+Floor floor_of(const Shape&, std::string_view mode, const Ceilings&, bool l2_warm);
+
+}  // namespace gemmforge

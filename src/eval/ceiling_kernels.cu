@@ -1,0 +1,77 @@
+#include "eval/ceiling_kernels.hpp"
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+
+#include "eval/cuda_check.hpp"
+
+namespace gemmforge::ceiling_ops {
+namespace {
+
+__global__ void empty_kernel() {}
+
+__device__ __forceinline__ unsigned fold(const uint4& v) { return v.x ^ v.y ^ v.z ^ v.w; }
+
+// Grid-stride over n 16-byte words, `passes` times, four independent loads per step so each
+// thread keeps several requests in flight.
+__global__ void read_words(const uint4* __restrict__ src, size_t n, int passes, unsigned key, unsigned* sink) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  unsigned acc = 0;
+  for (int p = 0; p < passes; ++p) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+      const uint4 a = src[i], b = src[i + stride], c = src[i + 2 * stride], d = src[i + 3 * stride];
+      acc ^= fold(a) ^ fold(b) ^ fold(c) ^ fold(d);
+    }
+    for (; i < n; i += stride) acc ^= fold(src[i]);
+    acc = acc * 33u + unsigned(p);  // a different fold per pass: no pass is a repeat the compiler may skip
+  }
+  if (acc == key) *sink = acc;
+}
+
+__global__ void write_words(uint4* __restrict__ dst, size_t n, unsigned word) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  const uint4 v = make_uint4(word, word, word, word);
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = v;
+}
+
+}  // namespace
+
+void launch_empty(cudaStream_t s) {
+  empty_kernel<<<1, 32, 0, s>>>();
+  GF_CHECK_LAUNCH();
+}
+
+void launch_empty_driver(cudaStream_t s) {
+  // Looked up once: cuLaunchKernel through cudart's entry-point table (no libcuda link), and the
+  // empty kernel's driver handle.
+  static const auto launch = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+    GF_CUDA(cudaGetDriverEntryPointByVersion("cuLaunchKernel", &p, CUDART_VERSION, cudaEnableDefault, &status));
+    if (status != cudaDriverEntryPointSuccess || !p) throw Error("the CUDA driver has no cuLaunchKernel");
+    return reinterpret_cast<decltype(&cuLaunchKernel)>(p);
+  }();
+  static const CUfunction function = [] {
+    cudaFunction_t f = nullptr;
+    GF_CUDA(cudaGetFuncBySymbol(&f, reinterpret_cast<const void*>(&empty_kernel)));
+    return reinterpret_cast<CUfunction>(f);
+  }();
+  if (const CUresult r = launch(function, 1, 1, 1, 32, 1, 1, 0, s, nullptr, nullptr); r != CUDA_SUCCESS)
+    throw Error("cuLaunchKernel of the empty kernel failed with CUresult " + std::to_string(int(r)));
+}
+
+void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t s) {
+  read_words<<<unsigned(blocks), kStreamThreads, 0, s>>>(static_cast<const uint4*>(src), bytes / sizeof(uint4), passes,
+                                                         key, sink);
+  GF_CHECK_LAUNCH();
+}
+
+void stream_write(void* dst, size_t bytes, unsigned word, int blocks, cudaStream_t s) {
+  write_words<<<unsigned(blocks), kStreamThreads, 0, s>>>(static_cast<uint4*>(dst), bytes / sizeof(uint4), word);
+  GF_CHECK_LAUNCH();
+}
+
+}  // namespace gemmforge::ceiling_ops

@@ -1,0 +1,27 @@
+// Host entry points for the kernels that measure hardware ceilings (gemmforge ceilings): an
+// empty kernel for launch latency, and streams of 16-byte loads or stores for HBM bandwidth.
+#pragma once
+#include <cstddef>
+#include <cuda_runtime.h>
+
+namespace gemmforge::ceiling_ops {
+
+// One block of one warp that does nothing: what any kernel launch costs at least. Through the
+// runtime (<<< >>>), and through the driver's cuLaunchKernel, the path of gemmforge's JIT kernels,
+// which costs the host less per call.
+void launch_empty(cudaStream_t);
+void launch_empty_driver(cudaStream_t);
+// Reads `bytes` (a multiple of 16) `passes` times with 16-byte loads over `blocks` blocks (several
+// passes over a buffer that L2 holds measure L2). The loaded words are folded per thread and the
+// result is stored to *sink only if it equals `key`, so the compiler must keep every load and
+// almost no bytes are written.
+void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t);
+// Writes `bytes` (a multiple of 16) once with 16-byte stores of `word` over `blocks` blocks.
+void stream_write(void* dst, size_t bytes, unsigned word, int blocks, cudaStream_t);
+
+inline constexpr int kStreamThreads = 256;
+// 8 blocks of 256 threads per SM: the full 2048 threads an SM holds, each with four 16-byte
+// accesses in flight per loop step, far more than HBM latency × bandwidth needs.
+inline constexpr int kStreamBlocksPerSm = 8;
+
+}  // namespace gemmforge::ceiling_ops

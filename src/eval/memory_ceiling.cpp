@@ -1,0 +1,128 @@
+// The memory term of the floor: read-only, write-only and copy bandwidth of HBM, on buffers far
+// larger than L2 so that every pass streams from and to device memory; and read bandwidth of L2,
+// from a slice of a quarter of L2 read many times in one launch.
+#include <algorithm>
+#include <array>
+#include <random>
+
+#include "eval/buffers.hpp"
+#include "eval/ceiling_kernels.hpp"
+#include "eval/ceilings.hpp"
+#include "eval/event_pair.hpp"
+
+namespace gemmforge {
+namespace {
+
+enum Pass { kRead, kWrite, kCopy, kL2Pass, kPassCount };
+
+// Any value the XOR of the buffer's words does not take (memset 0x5A folds to 0), so the read
+// kernel never stores; the compiler cannot know that and keeps every load.
+constexpr unsigned kNeverKey = 0x9E3779B9u;
+constexpr unsigned kWriteWord = 0x3C003C00u;  // two fp16 ones
+
+// Two buffers (the copy needs a source and a destination) of the requested size, halved until
+// they fit; never below `min_bytes`, under which L2 would serve part of each pass.
+size_t allocate_pair(DeviceBuffer& src, DeviceBuffer& dst, size_t bytes, size_t min_bytes) {
+  for (;;) {
+    try {
+      src = DeviceBuffer(bytes);
+      dst = DeviceBuffer(bytes);
+      return bytes;
+    } catch (const Error& e) {
+      src = DeviceBuffer();
+      dst = DeviceBuffer();
+      if (bytes / 2 < min_bytes)
+        throw Error("HBM bandwidth: cannot allocate two buffers of " + std::to_string(bytes >> 20) +
+                    " MiB, and smaller ones would not be 4x L2: " + e.what());
+      bytes /= 2;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, const CeilingOptions& o) {
+  const size_t min_bytes = 4 * ctx.info().l2_bytes;
+  if (o.hbm_buffer_bytes < min_bytes)
+    throw UsageError("the HBM buffers must be at least 4x L2 (" + std::to_string(min_bytes >> 20) +
+                     " MiB on this GPU) so that L2 cannot serve them; asked for " +
+                     std::to_string(o.hbm_buffer_bytes >> 20) + " MiB");
+  DeviceBuffer src, dst, sink(sizeof(unsigned));
+  // 16-byte accesses cover whole buffers: keep the size a multiple of 1 MiB.
+  const size_t bytes = allocate_pair(src, dst, o.hbm_buffer_bytes / (1 << 20) * (1 << 20), min_bytes);
+  const cudaStream_t s = ctx.stream();
+  GF_CUDA(cudaMemsetAsync(src.get(), 0x5A, bytes, s));
+  GF_CUDA(cudaMemsetAsync(dst.get(), 0, bytes, s));
+  const int blocks = ctx.info().sm_count * ceiling_ops::kStreamBlocksPerSm;
+  // The L2 slice: a quarter of L2 (in whole MiB), read as many times as the HBM buffer is long so
+  // that one sample is as long as an HBM one; its first pass fills L2 and the rest hit.
+  const size_t l2_slice = std::max<size_t>(1 << 20, size_t(ctx.info().l2_bytes) / 4 / (1 << 20) * (1 << 20));
+  const int l2_passes = int(std::max<size_t>(2, bytes / l2_slice));
+  auto pass = [&](int kind) {
+    switch (kind) {
+      case kRead:
+        ceiling_ops::stream_read(src.get(), bytes, 1, kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s);
+        break;
+      case kL2Pass:
+        ceiling_ops::stream_read(src.get(), l2_slice, l2_passes, kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s);
+        break;
+      case kWrite: ceiling_ops::stream_write(dst.get(), bytes, kWriteWord, blocks, s); break;
+      case kCopy: GF_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s)); break;
+    }
+  };
+  for (int k = 0; k < kPassCount; ++k) pass(k);  // untimed: first touch, clocks up
+  GF_CUDA(cudaDeviceSynchronize());
+
+  // The three kinds interleaved in shuffled order each round, so drift hits all alike.
+  std::array<std::vector<double>, kPassCount> us;
+  std::array<int, kPassCount> order = {kRead, kWrite, kCopy, kL2Pass};
+  std::mt19937_64 rng(o.seed);
+  EventPair ev;
+  for (int r = 0; r < o.rounds; ++r) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (int k : order) {
+      GF_CUDA(cudaEventRecord(ev.begin, s));
+      pass(k);
+      GF_CUDA(cudaEventRecord(ev.end, s));
+      GF_CUDA(cudaDeviceSynchronize());
+      us[size_t(k)].push_back(ev.elapsed_us());
+    }
+  }
+  const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
+
+  const struct {
+    CeilingField field;
+    size_t bytes_moved;
+    const char* method;
+  } kinds[kPassCount] = {
+      {kHbmRead, bytes,
+       "a kernel of 16-byte loads over the whole buffer (grid-stride, 4 loads in flight per thread, XOR-reduced "
+       "so no load can be dropped); one pass per sample, event-timed"},
+      {kHbmWrite, bytes, "a kernel of 16-byte stores over the whole buffer (grid-stride); one pass per sample, "
+                                 "event-timed"},
+      {kHbmCopy, 2 * bytes,
+       "cudaMemcpyAsync device to device of the whole buffer; bytes counted read + write; one copy per sample, "
+       "event-timed"},
+      {kL2Read, l2_slice * size_t(l2_passes),
+       "the read kernel over a slice of a quarter of L2, many passes in one launch (the first fills L2); one "
+       "launch per sample, event-timed"},
+  };
+  std::vector<CeilingMeasurement> out;
+  for (int k = 0; k < kPassCount; ++k) {
+    CeilingMeasurement m;
+    m.field = kinds[k].field;
+    m.time_us = summarize(us[size_t(k)]);
+    m.value = double(kinds[k].bytes_moved) / m.time_us.median / 1e3;  // bytes per µs / 1e3 = GB/s
+    m.method = std::string(kinds[k].method) + "; the four kinds interleaved in shuffled rounds; median over the samples";
+    m.detail["buffer_bytes"] = k == kL2Pass ? l2_slice : bytes;
+    if (k == kL2Pass) m.detail["passes"] = l2_passes;
+    m.detail["bytes_per_sample"] = kinds[k].bytes_moved;
+    m.detail["l2_bytes"] = ctx.info().l2_bytes;
+    if (k != kCopy) m.detail["grid"] = std::to_string(blocks) + " blocks x " + std::to_string(ceiling_ops::kStreamThreads) + " threads";
+    m.note_clocks(clocks);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace gemmforge
