@@ -69,8 +69,9 @@ void add_report(CLI::App& app, int& exit_code) {
   cmd->footer(
       "With --floors CEILINGS.json (written by 'gemmforge ceilings'), also sets every shape and mode against\n"
       "its floor, the least time the hardware allows: launch + max(memory, compute), where memory moves A and B\n"
-      "once and C once at HBM bandwidth and compute runs 2MNK at the sustained fp16 rate (offline:\n"
-      "max(host launch, gpu launch + max(memory, compute)), as back-to-back calls overlap the two). Per class\n"
+      "once and C once (at L2 bandwidth for what a warm L2 holds, at HBM bandwidth for the rest) and compute\n"
+      "runs 2MNK at the tensor cores' peak at the highest clock (offline: max(host launch, gpu launch +\n"
+      "max(memory, compute)), as back-to-back calls overlap the two). Per class\n"
       "and mode it prints the headroom (baseline time / floor: the largest speedup over the baseline any kernel\n"
       "could have), gemmforge's speedup, and how close each comes to the floor. The per-shape rows go to\n"
       "--markdown and --floors-csv.\n\n"

@@ -196,47 +196,63 @@ void enable_shape_specialization(BenchOptions& o, DeviceContext& ctx) {
   const std::string sm80_arch = sm80_family_arch(ctx.info().cc_major, ctx.info().cc_minor);
   o.specialize_finalists = [device, sm80_arch](const Problem& p, const std::vector<const GemmImpl*>& finalists,
                                                 const std::vector<Operands>& sets) {
-    // What each build is: the finalist's family, config and launch, with this shape compiled in.
-    struct Build {
-      const Sm90Kernel* sm90 = nullptr;
-      const Sm80Kernel* sm80 = nullptr;
-    };
-    std::vector<Build> builds;
-    std::vector<jit::CompileRequest> reqs;
-    for (const GemmImpl* f : finalists) {
-      if (auto* k = dynamic_cast<const Sm90Kernel*>(f); k && !k->constants()) {
-        builds.push_back({k, nullptr});
-        reqs.push_back(compile_request(k->config(), p.shape));
-      } else if (auto* k80 = dynamic_cast<const Sm80Kernel*>(f); k80 && !k80->constants()) {
-        builds.push_back({nullptr, k80});
-        reqs.push_back(compile_request(k80->config(), sm80_arch, p.shape));
-      }
-    }
     std::vector<std::unique_ptr<GemmImpl>> out;
-    if (reqs.empty()) return out;
-    jit::KernelCache cache;
-    jit::CompilePool pool(unsigned(reqs.size()), &cache);
-    const auto results = pool.compile_all(reqs);
-    for (size_t i = 0; i < results.size(); ++i) {
-      const auto& r = results[i];
-      if (!r.ok || r.spill_bytes > 0) {
-        std::cerr << "gemmforge: shape-specialized " << reqs[i].name << " left out: "
-                  << (r.ok ? "spills " + std::to_string(r.spill_bytes) + " bytes" : r.log.substr(0, 300)) << "\n";
-        continue;
+    // Any failure here costs the specialized builds, never the sweep's generic winner.
+    try {
+      // What each build is: the finalist's family, config and launch, with this shape compiled in.
+      struct Build {
+        const Sm90Kernel* sm90 = nullptr;
+        const Sm80Kernel* sm80 = nullptr;
+        size_t request = 0;  // finalists that differ only in launch knobs share one cubin
+      };
+      std::vector<Build> builds;
+      std::vector<jit::CompileRequest> reqs;
+      std::map<std::string, size_t> request_of;
+      auto add = [&](Build b, jit::CompileRequest r) {
+        auto [it, added] = request_of.emplace(r.name, reqs.size());
+        if (added) reqs.push_back(std::move(r));
+        b.request = it->second;
+        builds.push_back(b);
+      };
+      for (const GemmImpl* f : finalists) {
+        if (auto* k = dynamic_cast<const Sm90Kernel*>(f); k && !k->constants())
+          add({k, nullptr}, compile_request(k->config(), p.shape));
+        else if (auto* k80 = dynamic_cast<const Sm80Kernel*>(f); k80 && !k80->constants())
+          add({nullptr, k80}, compile_request(k80->config(), sm80_arch, p.shape));
       }
-      try {
-        std::unique_ptr<GemmImpl> impl;
-        if (const auto* k = builds[i].sm90)
-          impl = std::make_unique<Sm90Kernel>(*device, k->config(), k->knobs(), Sm90Kernel::load(k->config(), r.cubin),
-                                              p.shape);
-        else
-          impl = std::make_unique<Sm80Kernel>(*device, builds[i].sm80->config(),
-                                              Sm80Kernel::load(builds[i].sm80->config(), r.cubin), p.shape);
-        impl->prepare(p, sets);
-        out.push_back(std::move(impl));
-      } catch (const Error& e) {
-        std::cerr << "gemmforge: shape-specialized " << reqs[i].name << " left out: " << e.what() << "\n";
+      if (reqs.empty()) return out;
+      jit::KernelCache cache;
+      jit::CompilePool pool(0, &cache);
+      const auto results = pool.compile_all(reqs);
+      std::map<size_t, std::shared_ptr<jit::LoadedKernel>> loaded;
+      for (const Build& b : builds) {
+        const auto& r = results[b.request];
+        const std::string& name = reqs[b.request].name;
+        if (!r.ok || r.spill_bytes > 0) {
+          if (loaded.emplace(b.request, nullptr).second)  // said once per cubin
+            std::cerr << "gemmforge: shape-specialized " << name << " left out: "
+                      << (r.ok ? "spills " + std::to_string(r.spill_bytes) + " bytes" : r.log.substr(0, 300)) << "\n";
+          continue;
+        }
+        try {
+          std::unique_ptr<GemmImpl> impl;
+          if (b.sm90) {
+            auto& k = loaded[b.request];
+            if (!k) k = Sm90Kernel::load(b.sm90->config(), r.cubin);
+            impl = std::make_unique<Sm90Kernel>(*device, b.sm90->config(), b.sm90->knobs(), k, p.shape);
+          } else {
+            auto& k = loaded[b.request];
+            if (!k) k = Sm80Kernel::load(b.sm80->config(), r.cubin);
+            impl = std::make_unique<Sm80Kernel>(*device, b.sm80->config(), k, p.shape);
+          }
+          impl->prepare(p, sets);
+          out.push_back(std::move(impl));
+        } catch (const Error& e) {
+          std::cerr << "gemmforge: shape-specialized " << name << " left out: " << e.what() << "\n";
+        }
       }
+    } catch (const std::exception& e) {
+      std::cerr << "gemmforge: no shape-specialized builds for " << to_string(p.shape) << ": " << e.what() << "\n";
     }
     return out;
   };

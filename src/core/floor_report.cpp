@@ -139,8 +139,8 @@ std::string render_floor_markdown(const Ceilings& c, const std::vector<FloorRow>
       << " TFLOP/s (" << num("%.0f", c.fp16_tflops) << " sustained under the power cap).\n\n"
       << "floor = launch + max(memory, compute) (offline: max(launch offline, launch gpu + max(memory, compute)), "
          "since back-to-back calls overlap host launches with device work); memory = 2(MK + KN) bytes read + 2MN "
-         "written, at L2 bandwidth when L2 is warm and A, B and C fit in it, else at HBM bandwidth; compute = 2MNK "
-         "at the fp16 peak. headroom = "
+         "written; with L2 warm, as many bytes as L2 holds at L2 bandwidth (A and B first), the rest at HBM "
+         "bandwidth, the two streams overlapping; compute = 2MNK at the fp16 peak. headroom = "
       << t.baseline << " / floor: the largest speedup over " << t.baseline
       << " any kernel could have. 'of floor' = floor / time (1.00 = at the floor). Geometric means per class; "
          "'below floor' counts shapes measured faster than the floor: a measurement or a ceiling is wrong there.\n\n"

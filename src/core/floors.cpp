@@ -85,11 +85,14 @@ Floor floor_of(const Shape& s, std::string_view mode, const Ceilings& c, bool l2
   Floor f;
   f.launch_us = c.launch_us(mode);
   const double read = min_read_bytes(s), write = min_write_bytes(s);
-  const bool reads_in_l2 = l2_warm && read <= c.l2_bytes, writes_in_l2 = l2_warm && read + write <= c.l2_bytes;
-  const double read_gbps = reads_in_l2 ? std::max(c.l2_read_gbps, c.hbm_read_gbps) : c.hbm_read_gbps;
-  const double write_gbps = writes_in_l2 ? std::max(c.l2_read_gbps, c.hbm_write_gbps) : c.hbm_write_gbps;
+  // With L2 warm, as much as L2 holds is served by it (reads first, then C), the rest by HBM.
+  const double l2_read = l2_warm ? std::min(read, c.l2_bytes) : 0;
+  const double l2_write = l2_warm ? std::min(write, std::max(0.0, c.l2_bytes - read)) : 0;
   // bytes / (GB/s · 1e9) seconds = bytes / (GB/s · 1e3) µs; flops / (TF/s · 1e12) s = flops / (TF/s · 1e6) µs.
-  f.memory_us = read / (read_gbps * 1e3) + write / (write_gbps * 1e3);
+  const double hbm_us = (read - l2_read) / (c.hbm_read_gbps * 1e3) + (write - l2_write) / (c.hbm_write_gbps * 1e3);
+  const double l2_us = (l2_read + l2_write) / (std::max(c.l2_read_gbps, c.hbm_read_gbps) * 1e3);
+  // HBM and L2 hits can proceed at once: the slower of the two streams bounds the call.
+  f.memory_us = std::max(hbm_us, l2_us);
   f.compute_us = s.flops() / (c.fp16_peak_tflops * 1e6);
   const double work_us = std::max(f.memory_us, f.compute_us);
   const FloorBound work_bound = f.memory_us >= f.compute_us ? FloorBound::memory : FloorBound::compute;

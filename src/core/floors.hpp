@@ -61,7 +61,7 @@ std::string to_string(FloorBound);
 
 struct Floor {
   double launch_us = 0;   // the mode's launch term
-  double memory_us = 0;   // min_read_bytes / read bandwidth + min_write_bytes / write bandwidth
+  double memory_us = 0;   // the least bytes (min_read_bytes, min_write_bytes) at HBM and L2 rates
   double compute_us = 0;  // 2·M·N·K / peak fp16 throughput
   double total_us = 0;
   FloorBound bound = FloorBound::launch;  // the term that sets total_us
@@ -71,10 +71,10 @@ struct Floor {
 double min_read_bytes(const Shape&);
 double min_write_bytes(const Shape&);
 
-// Bandwidths: with L2 warm (the same buffers every call), A and B are read at L2 bandwidth when
-// they fit in L2, and C is written into L2 when A, B and C all fit (L2's write rate taken as its
-// read rate); otherwise at HBM's. Each is the faster rate the hardware could give, so the floor
-// stays a lower bound.
+// Bandwidths: with L2 warm (the same buffers every call), as many bytes as L2 holds are served by
+// it, A and B first, then C (L2's write rate taken as its read rate), and the rest by HBM; L2
+// and HBM traffic overlap, so memory = max(HBM time, L2 time). Each is the fastest the
+// hardware could give, so the floor stays a lower bound.
 // gpu and server: a call is its launch, then its work, one after the other:
 //   total = launch(mode) + max(memory, compute).
 // offline: back-to-back calls from the host overlap the host's launch cost of call i+1 with

@@ -1,6 +1,7 @@
 #include "eval/bench.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "core/progress.hpp"
@@ -82,6 +83,12 @@ void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf
     const size_t first_build = cands.size(), passed_before = passed.size();
     for (auto& b : builds) cands.push_back(std::move(b));
     const auto build_verdicts = gate_all(first_build);
+    buf.fill_for_timing(o.timing.seed, ctx.stream());  // the gate left its last test pattern in A and B
+    for (size_t i = 0; i < build_verdicts.size(); ++i)
+      if (!build_verdicts[i].passed())  // its generic build passed: the constants are what differs
+        std::fprintf(stderr, "\ngemmforge: shape-specialized %s failed the gate on %s: %s\n",
+                     cands[first_build + i]->note().c_str(), to_string(problem.shape).c_str(),
+                     build_verdicts[i].text().c_str());
     verdicts.insert(verdicts.end(), build_verdicts.begin(), build_verdicts.end());
     est.resize(cands.size());
     estimate_from(first_build);

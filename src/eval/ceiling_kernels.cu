@@ -44,23 +44,33 @@ void launch_empty(cudaStream_t s) {
   GF_CHECK_LAUNCH();
 }
 
-void launch_empty_driver(cudaStream_t s) {
-  // Looked up once: cuLaunchKernel through cudart's entry-point table (no libcuda link), and the
-  // empty kernel's driver handle.
+void launch_empty_driver(cudaStream_t s, bool programmatic) {
+  // Looked up once: cuLaunchKernelEx through cudart's entry-point table (no libcuda link), and
+  // the empty kernel's driver handle.
   static const auto launch = [] {
     void* p = nullptr;
     cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    GF_CUDA(cudaGetDriverEntryPointByVersion("cuLaunchKernel", &p, CUDART_VERSION, cudaEnableDefault, &status));
-    if (status != cudaDriverEntryPointSuccess || !p) throw Error("the CUDA driver has no cuLaunchKernel");
-    return reinterpret_cast<decltype(&cuLaunchKernel)>(p);
+    GF_CUDA(cudaGetDriverEntryPointByVersion("cuLaunchKernelEx", &p, CUDART_VERSION, cudaEnableDefault, &status));
+    if (status != cudaDriverEntryPointSuccess || !p) throw Error("the CUDA driver has no cuLaunchKernelEx");
+    return reinterpret_cast<decltype(&cuLaunchKernelEx)>(p);
   }();
   static const CUfunction function = [] {
     cudaFunction_t f = nullptr;
     GF_CUDA(cudaGetFuncBySymbol(&f, reinterpret_cast<const void*>(&empty_kernel)));
     return reinterpret_cast<CUfunction>(f);
   }();
-  if (const CUresult r = launch(function, 1, 1, 1, 32, 1, 1, 0, s, nullptr, nullptr); r != CUDA_SUCCESS)
-    throw Error("cuLaunchKernel of the empty kernel failed with CUresult " + std::to_string(int(r)));
+  CUlaunchAttribute pdl{};
+  pdl.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  pdl.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = 32;
+  config.blockDimY = config.blockDimZ = 1;
+  config.hStream = s;
+  config.attrs = programmatic ? &pdl : nullptr;
+  config.numAttrs = programmatic ? 1 : 0;
+  if (const CUresult r = launch(&config, function, nullptr, nullptr); r != CUDA_SUCCESS)
+    throw Error("cuLaunchKernelEx of the empty kernel failed with CUresult " + std::to_string(int(r)));
 }
 
 void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t s) {

@@ -7,10 +7,11 @@
 namespace gemmforge::ceiling_ops {
 
 // One block of one warp that does nothing: what any kernel launch costs at least. Through the
-// runtime (<<< >>>), and through the driver's cuLaunchKernel, the path of gemmforge's JIT kernels,
-// which costs the host less per call.
+// runtime (<<< >>>), and through the driver's cuLaunchKernelEx, the path of gemmforge's JIT
+// kernels, which costs the host less per call; `programmatic`: with the PDL attribute, which lets
+// a launch start before the kernel ahead of it in the stream has finished.
 void launch_empty(cudaStream_t);
-void launch_empty_driver(cudaStream_t);
+void launch_empty_driver(cudaStream_t, bool programmatic);
 // Reads `bytes` (a multiple of 16) `passes` times with 16-byte loads over `blocks` blocks (several
 // passes over a buffer that L2 holds measure L2). The loaded words are folded per thread and the
 // result is stored to *sink only if it equals `key`, so the compiler must keep every load and

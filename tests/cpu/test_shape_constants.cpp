@@ -64,8 +64,9 @@ TEST(ShapeConstants, SourcesCarryTheConstantsAndOnlyThem) {
   EXPECT_EQ(signature(sm80_jit_source(s)), signature(fixed80));
 }
 
-// Both families build for their shape without spills; the constants change the code (the SASS
-// differs from the generic build's), which the bench then has to show is worth it.
+// Both families build for their shape without spills, and the constants shrink the code (fewer
+// SASS instructions than the generic build); whether that is worth a compile per shape is the
+// bench's question.
 TEST(ShapeConstants, SpecializedBuildsOfBothFamiliesCompile) {
   Sm80Config s80;
   s80.block_m = 32, s80.block_n = 64, s80.warps_m = 1, s80.warps_n = 2;
@@ -77,25 +78,26 @@ TEST(ShapeConstants, SpecializedBuildsOfBothFamiliesCompile) {
   struct Case {
     jit::CompileRequest generic, fixed;
   };
+  // The same request name for both builds: only the source differs.
   const std::vector<Case> cases = {
-      {request("sm80 generic sm_80", sm80_jit_source(s80), "sm_80"), request("sm80 fixed sm_80", sm80_jit_source(s80, tiny), "sm_80")},
-      {request("sm80 generic", sm80_jit_source(s80), "sm_90a"), request("sm80 fixed", sm80_jit_source(s80, tiny), "sm_90a")},
-      {request("sm90 generic", jit_source(h), "sm_90a"), request("sm90 fixed", jit_source(h, tiny), "sm_90a")},
+      {request("sm80 sm_80", sm80_jit_source(s80), "sm_80"), request("sm80 sm_80", sm80_jit_source(s80, tiny), "sm_80")},
+      {request("sm80 sm_90a", sm80_jit_source(s80), "sm_90a"), request("sm80 sm_90a", sm80_jit_source(s80, tiny), "sm_90a")},
+      {request("sm90 sm_90a", jit_source(h), "sm_90a"), request("sm90 sm_90a", jit_source(h, tiny), "sm_90a")},
   };
   for (const auto& c : cases) {
     const auto g = jit::compile(c.generic), f = jit::compile(c.fixed);
     ASSERT_TRUE(g.ok) << g.log;
     ASSERT_TRUE(f.ok) << f.log;
     EXPECT_EQ(f.spill_bytes, 0) << c.fixed.name << "\n" << f.log;
-    EXPECT_NE(g.cubin, f.cubin) << c.fixed.name << ": the constants changed nothing";
-    if (testing::can_disassemble()) {
-      const size_t gi = instruction_count(testing::sass_of(g.cubin, "shape_generic")),
-                   fi = instruction_count(testing::sass_of(f.cubin, "shape_fixed"));
-      EXPECT_GT(gi, 0u);
-      EXPECT_GT(fi, 0u);
-      std::printf("  %-20s %5zu SASS instructions generic, %5zu specialized for %s; %d / %d registers\n",
-                  c.fixed.name.c_str(), gi, fi, to_string(tiny).c_str(), g.registers, f.registers);
-    }
+    if (!testing::can_disassemble()) continue;  // the instruction check needs cuobjdump (CI has it)
+    const std::string generic_sass = testing::sass_of(g.cubin, "shape_generic"),
+                      fixed_sass = testing::sass_of(f.cubin, "shape_fixed");
+    const size_t gi = instruction_count(generic_sass), fi = instruction_count(fixed_sass);
+    EXPECT_GT(fi, 0u) << c.fixed.name;
+    // Folded index arithmetic and loop control: fewer instructions, not just different ones.
+    EXPECT_LT(fi, gi) << c.fixed.name << ": the constants did not shrink the kernel";
+    std::printf("  %-12s %5zu SASS instructions generic, %5zu specialized for %s; %d / %d registers\n",
+                c.fixed.name.c_str(), gi, fi, to_string(tiny).c_str(), g.registers, f.registers);
   }
 }
 
