@@ -101,6 +101,8 @@ void add_ceilings(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  hbm_read, hbm_write, hbm_copy              16-byte load / store kernels and a device-to-device copy\n"
       "                                             over buffers >= 4x L2 (GB/s; copy counts read + write)\n"
       "  l2_read                                    the load kernel over a quarter of L2, many passes (GB/s)\n"
+      "  dsmem_read                                 sm_90: CTAs in pairs reading each other's shared memory\n"
+      "                                             (distributed shared memory; GB/s over all SMs)\n"
       "  fp16_tensor                                cuBLASLt-autotune on 8192^3, f32 accumulation, after\n"
       "                                             --warmup-s of calls (the card at its power cap; TFLOP/s)\n"
       "  fp16_tensor_peak                           SMs x dense FLOPs per clock x highest SM clock (TFLOP/s;\n"

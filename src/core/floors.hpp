@@ -28,6 +28,9 @@ inline constexpr CeilingField kHbmRead{"hbm_read", "GB/s"};
 inline constexpr CeilingField kHbmWrite{"hbm_write", "GB/s"};
 inline constexpr CeilingField kHbmCopy{"hbm_copy", "GB/s"};  // recorded; the floor does not use it
 inline constexpr CeilingField kL2Read{"l2_read", "GB/s"};
+// Distributed shared memory between the CTAs of a cluster: recorded for kernel design (split-K
+// reduced inside a cluster), not used by the floor.
+inline constexpr CeilingField kDsmemRead{"dsmem_read", "GB/s"};
 // Sustained under the power cap (cuBLASLt on 8192³): recorded beside the peak, which the floor uses.
 inline constexpr CeilingField kFp16Tensor{"fp16_tensor", "TFLOP/s"};
 inline constexpr CeilingField kFp16TensorPeak{"fp16_tensor_peak", "TFLOP/s"};

@@ -37,7 +37,69 @@ __global__ void write_words(uint4* __restrict__ dst, size_t n, unsigned word) {
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = v;
 }
 
+// Each CTA of a two-CTA cluster fills its own shared buffer, then reads its partner's `passes`
+// times with 16-byte ld.shared::cluster loads (distributed shared memory), folding what it reads
+// so no load can be dropped. The cluster barriers order the fill before the reads and keep a CTA
+// alive until its partner has finished reading it.
+__global__ void read_partner_words(int words, int passes, unsigned key, unsigned* sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ uint4 own[];
+  for (int i = int(threadIdx.x); i < words; i += int(blockDim.x)) own[i] = make_uint4(i, i * 3u, i * 5u, i * 7u);
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  unsigned rank = 0;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const unsigned local = unsigned(__cvta_generic_to_shared(own));
+  unsigned partner = 0;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(partner) : "r"(local), "r"(rank ^ 1u));
+  // Four independent loads per step, issued before any is used, so each warp keeps four requests
+  // in flight (one at a time would measure latency, not bandwidth).
+  auto load = [partner](int i, unsigned& folded) {
+    unsigned x, y, z, w;
+    asm volatile("ld.shared::cluster.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                 : "r"(partner + unsigned(i) * 16u));
+    folded = x ^ y ^ z ^ w;
+  };
+  const int stride = int(blockDim.x);
+  unsigned acc = 0;
+  for (int p = 0; p < passes; ++p) {
+    int i = int(threadIdx.x);
+    for (; i + 3 * stride < words; i += 4 * stride) {
+      unsigned a, b, c, d;
+      load(i, a), load(i + stride, b), load(i + 2 * stride, c), load(i + 3 * stride, d);
+      acc ^= a ^ b ^ c ^ d;
+    }
+    for (; i < words; i += stride) {
+      unsigned a;
+      load(i, a);
+      acc ^= a;
+    }
+    acc = acc * 33u + unsigned(p);
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (acc == key) *sink = acc;
+#else
+  (void)words, (void)passes, (void)key, (void)sink;
+#endif
+}
+
 }  // namespace
+
+void read_partner_smem(int ctas, int threads, int bytes, int passes, unsigned key, unsigned* sink, cudaStream_t s) {
+  GF_CUDA(cudaFuncSetAttribute(read_partner_words, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(ctas), 1, 1);
+  config.blockDim = dim3(unsigned(threads), 1, 1);
+  config.dynamicSmemBytes = size_t(bytes);
+  config.stream = s;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 2;
+  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  GF_CUDA(cudaLaunchKernelEx(&config, read_partner_words, bytes / 16, passes, key, sink));
+}
 
 void launch_empty(cudaStream_t s) {
   empty_kernel<<<1, 32, 0, s>>>();

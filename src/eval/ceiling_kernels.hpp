@@ -20,6 +20,11 @@ void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsign
 // Writes `bytes` (a multiple of 16) once with 16-byte stores of `word` over `blocks` blocks.
 void stream_write(void* dst, size_t bytes, unsigned word, int blocks, cudaStream_t);
 
+// Distributed shared memory: `ctas` CTAs (an even number) in clusters of two, each with `bytes` of
+// shared memory that its partner reads `passes` times with 16-byte ld.shared::cluster loads.
+// Needs sm_90; the kernel is empty when built for older architectures.
+void read_partner_smem(int ctas, int threads, int bytes, int passes, unsigned key, unsigned* sink, cudaStream_t);
+
 inline constexpr int kStreamThreads = 256;
 // 8 blocks of 256 threads per SM: the full 2048 threads an SM holds, each with four 16-byte
 // accesses in flight per loop step, far more than HBM latency × bandwidth needs.

@@ -43,7 +43,7 @@ struct CeilingMeasurement {
 
 // launch_gpu, launch_offline, launch_server (eval/launch_ceiling.cpp).
 std::vector<CeilingMeasurement> measure_launch_latency(DeviceContext&, const CeilingOptions&);
-// hbm_read, hbm_write, hbm_copy, l2_read (eval/memory_ceiling.cpp).
+// hbm_read, hbm_write, hbm_copy, l2_read, and dsmem_read on sm_90 (eval/memory_ceiling.cpp).
 std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext&, const CeilingOptions&);
 // fp16_tensor (eval/tensor_ceiling.cpp): sustained, measured.
 CeilingMeasurement measure_fp16_tensor(DeviceContext&, const CeilingOptions&);

@@ -13,7 +13,9 @@
 namespace gemmforge {
 namespace {
 
-enum Pass { kRead, kWrite, kCopy, kL2Pass, kPassCount };
+enum Pass { kRead, kWrite, kCopy, kL2Pass, kDsmemPass, kPassCount };
+// Distributed shared memory: one CTA per SM in pairs, each with this much shared memory.
+constexpr int kDsmemBytes = 64 << 10, kDsmemThreads = 512;
 
 // Any value the XOR of the buffer's words does not take (memset 0x5A folds to 0), so the read
 // kernel never stores; the compiler cannot know that and keeps every load.
@@ -58,6 +60,11 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
   // that one sample is as long as an HBM one; its first pass fills L2 and the rest hit.
   const size_t l2_slice = std::max<size_t>(1 << 20, size_t(ctx.info().l2_bytes) / 4 / (1 << 20) * (1 << 20));
   const int l2_passes = int(std::max<size_t>(2, bytes / l2_slice));
+  // DSMEM (sm_90 clusters): every SM's CTA reads its partner's 64 KiB as often as makes a sample
+  // about as long as an HBM one.
+  const bool has_dsmem = ctx.info().cc_major >= 9;
+  const int dsmem_ctas = ctx.info().sm_count / 2 * 2;
+  const int dsmem_passes = int(std::max<size_t>(2, bytes / (size_t(dsmem_ctas) * kDsmemBytes)));
   auto pass = [&](int kind) {
     switch (kind) {
       case kRead:
@@ -68,14 +75,19 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
         break;
       case kWrite: ceiling_ops::stream_write(dst.get(), bytes, kWriteWord, blocks, s); break;
       case kCopy: GF_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s)); break;
+      case kDsmemPass:
+        ceiling_ops::read_partner_smem(dsmem_ctas, kDsmemThreads, kDsmemBytes, dsmem_passes, kNeverKey,
+                                       static_cast<unsigned*>(sink.get()), s);
+        break;
     }
   };
-  for (int k = 0; k < kPassCount; ++k) pass(k);  // untimed: first touch, clocks up
+  std::vector<int> order = {kRead, kWrite, kCopy, kL2Pass};
+  if (has_dsmem) order.push_back(kDsmemPass);
+  for (int k : order) pass(k);  // untimed: first touch, clocks up
   GF_CUDA(cudaDeviceSynchronize());
 
-  // The three kinds interleaved in shuffled order each round, so drift hits all alike.
+  // The kinds interleaved in shuffled order each round, so drift hits all alike.
   std::array<std::vector<double>, kPassCount> us;
-  std::array<int, kPassCount> order = {kRead, kWrite, kCopy, kL2Pass};
   std::mt19937_64 rng(o.seed);
   EventPair ev;
   for (int r = 0; r < o.rounds; ++r) {
@@ -106,19 +118,28 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
       {kL2Read, l2_slice * size_t(l2_passes),
        "the read kernel over a slice of a quarter of L2, many passes in one launch (the first fills L2); one "
        "launch per sample, event-timed"},
+      {kDsmemRead, size_t(dsmem_ctas) * kDsmemBytes * size_t(dsmem_passes),
+       "one CTA per SM in two-CTA clusters, each reading its partner's shared memory (64 KiB) many times with "
+       "16-byte ld.shared::cluster loads; bytes counted over all CTAs; one launch per sample, event-timed"},
   };
   std::vector<CeilingMeasurement> out;
-  for (int k = 0; k < kPassCount; ++k) {
+  for (int k : order) {
     CeilingMeasurement m;
     m.field = kinds[k].field;
     m.time_us = summarize(us[size_t(k)]);
     m.value = double(kinds[k].bytes_moved) / m.time_us.median / 1e3;  // bytes per µs / 1e3 = GB/s
-    m.method = std::string(kinds[k].method) + "; the four kinds interleaved in shuffled rounds; median over the samples";
-    m.detail["buffer_bytes"] = k == kL2Pass ? l2_slice : bytes;
+    m.method = std::string(kinds[k].method) + "; the kinds interleaved in shuffled rounds; median over the samples";
+    m.detail["buffer_bytes"] = k == kL2Pass ? l2_slice : (k == kDsmemPass ? size_t(kDsmemBytes) : bytes);
     if (k == kL2Pass) m.detail["passes"] = l2_passes;
+    if (k == kDsmemPass) {
+      m.detail["passes"] = dsmem_passes;
+      m.detail["per_sm_gbps"] = m.value / dsmem_ctas;
+      m.detail["grid"] = std::to_string(dsmem_ctas) + " CTAs x " + std::to_string(kDsmemThreads) + " threads, clusters of 2";
+    }
     m.detail["bytes_per_sample"] = kinds[k].bytes_moved;
     m.detail["l2_bytes"] = ctx.info().l2_bytes;
-    if (k != kCopy) m.detail["grid"] = std::to_string(blocks) + " blocks x " + std::to_string(ceiling_ops::kStreamThreads) + " threads";
+    if (k != kCopy && k != kDsmemPass)
+      m.detail["grid"] = std::to_string(blocks) + " blocks x " + std::to_string(ceiling_ops::kStreamThreads) + " threads";
     m.note_clocks(clocks);
     out.push_back(std::move(m));
   }

@@ -19,6 +19,7 @@
 #include "jit/cache_key.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/plan_measurement.hpp"
+#include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "runtime/table.hpp"
 
@@ -100,7 +101,8 @@ uint64_t next_handle_serial() {
 constexpr size_t kMeasuredNeighbors = 4;
 
 struct Plan {
-  std::unique_ptr<Sm90Kernel> kernel;  // a gemmforge kernel from the table, if one serves it
+  std::unique_ptr<Sm90Kernel> kernel;  // a gemmforge Hopper kernel from the table, if one serves it
+  std::unique_ptr<Sm80Kernel> sm80;    // or a kernel of the sm80 family
   int cublaslt_algo = -1;              // cuBLASLt's algorithm the table names (256-byte operands)
   // The kernel's split-K workspace, one per stream, zeroed when made. Per plan because its layout
   // (where the counters end and the partial sums begin) depends on the problem: a workspace
@@ -171,13 +173,26 @@ struct Handle::Impl {
     for (auto& [stream, ws] : workspaces) cudaFree(ws);
   }
 
-  std::shared_ptr<jit::LoadedKernel> load(const KernelConfig& c) {
-    if (auto it = loaded.find(c.name()); it != loaded.end()) return it->second;
+  // A kernel's module, compiled (or taken from the disk cache) and loaded once per handle; with
+  // `constants`, the build for that one shape.
+  std::shared_ptr<jit::LoadedKernel> load(const KernelConfig& c, const ShapeConstants& constants = std::nullopt) {
+    return load_as(c.name() + specialization_suffix(constants), compile_request(c, constants),
+                   [&](const std::vector<char>& cubin) { return Sm90Kernel::load(c, cubin); });
+  }
+  std::shared_ptr<jit::LoadedKernel> load(const Sm80Config& c, const ShapeConstants& constants) {
+    const std::string arch = sm80_family_arch(ctx.info().cc_major, ctx.info().cc_minor);
+    return load_as(c.name() + specialization_suffix(constants), compile_request(c, arch, constants),
+                   [&](const std::vector<char>& cubin) { return Sm80Kernel::load(c, cubin); });
+  }
+  template <class LoadCubin>
+  std::shared_ptr<jit::LoadedKernel> load_as(const std::string& name, const jit::CompileRequest& request,
+                                             LoadCubin load_cubin) {
+    if (auto it = loaded.find(name); it != loaded.end()) return it->second;
     if (!cache) cache = std::make_unique<jit::KernelCache>();
-    const auto compiled = jit::compile_cached(compile_request(c), *cache);
-    if (!compiled.ok) throw Error("kernel " + c.name() + " does not compile: " + compiled.log.substr(0, 300));
-    auto k = Sm90Kernel::load(c, compiled.cubin);
-    loaded.emplace(c.name(), k);
+    const auto compiled = jit::compile_cached(request, *cache);
+    if (!compiled.ok) throw Error("kernel " + name + " does not compile: " + compiled.log.substr(0, 300));
+    auto k = load_cubin(compiled.cubin);
+    loaded.emplace(name, k);
     return k;
   }
 
@@ -274,16 +289,34 @@ struct Handle::Impl {
       why_lt = "no table";
     } else if (const auto entry = table->lookup(p.shape, p.layout, p.acc); !entry) {
       why_lt = "not in the table";
-    } else if (!entry->config) {
+    } else if (!entry->names_a_kernel()) {
       why_lt = "the table names cuBLASLt for this shape";
       plan.cublaslt_algo = entry->cublaslt_algo;
+    } else if (entry->sm80) {
+      // The sm80 family takes any shape and alignment its config allows, on compute capability 8.0+.
+      const ShapeConstants constants = entry->specialized ? ShapeConstants(p.shape) : std::nullopt;
+      if (auto why = why_not_supported(*entry->sm80, p); !why.empty()) {
+        why_lt = why;
+      } else {
+        try {
+          plan.sm80 = std::make_unique<Sm80Kernel>(ctx, *entry->sm80, load(*entry->sm80, constants), constants);
+          plan.sm80->prepare(p, {});
+          plan.info = {"gemmforge", plan.sm80->note()};
+          return plan;
+        } catch (const Error& e) {  // a kernel that cannot be built or launched here: cuBLASLt serves
+          plan.sm80.reset();
+          why_lt = std::string("the table's kernel is unusable here: ") + e.what();
+        }
+      }
     } else if (auto why = why_not_supported(*entry->config, p); !why.empty()) {
       why_lt = why;
     } else if (ctx.info().cc_major != 9) {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
     } else {
       try {
-        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p), load(*entry->config));
+        const ShapeConstants constants = entry->specialized ? ShapeConstants(p.shape) : std::nullopt;
+        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p),
+                                                   load(*entry->config, constants), constants);
         plan.kernel->use_caller_workspace();
         plan.kernel->prepare(p, {});
         plan.info = {"gemmforge", plan.kernel->note()};
@@ -402,6 +435,10 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
     plan.kernel->run_on(o, stream, plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr);
+    return;
+  }
+  if (plan.sm80 && plan.sm80->accepts(o)) {
+    plan.sm80->run_on(o, stream);
     return;
   }
   impl_->run_lt(plan, p, o, stream);

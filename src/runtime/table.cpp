@@ -10,7 +10,8 @@ namespace gemmforge {
 
 namespace {
 
-TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc) {
+// `exact`: an entry for one shape (it may name a kernel built for that shape), not a class rule.
+TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc, bool exact) {
   TableEntry e;
   e.speedup = j.value("speedup_vs_cublaslt", 0.0);
   const auto& c = j.at("config");
@@ -19,6 +20,16 @@ TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc) {
     e.cublaslt_algo = j.value("cublaslt_algo", -1);
     if (e.cublaslt_algo < -1 || e.cublaslt_algo >= kLtHeuristicCount)
       throw Error("cublaslt_algo must be -1.." + std::to_string(kLtHeuristicCount - 1));
+    return e;
+  }
+  e.specialized = j.value("specialized", false);
+  if (e.specialized && !exact) throw Error("a class rule cannot name a kernel built for one shape (specialized)");
+  if (is_sm80_config_json(c)) {
+    const Sm80Config k = Sm80Config::from_json(c);
+    if (k.layout != layout || k.acc != acc) throw Error("config " + k.name() + " is for another layout or accumulator");
+    if (auto p = k.validity_problems(); !p.empty()) throw Error("config " + k.name() + " is not valid: " + p.front());
+    if (j.contains("launch")) throw Error("config " + k.name() + ": sm80 kernels take no launch knobs");
+    e.sm80 = k;
     return e;
   }
   KernelConfig k = KernelConfig::from_json(c);
@@ -30,10 +41,12 @@ TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc) {
 }
 
 nlohmann::json entry_to_json(const TableEntry& e) {
-  nlohmann::json j = {{"config", e.config ? e.config->to_json() : nlohmann::json("cublaslt")},
-                      {"speedup_vs_cublaslt", e.speedup}};
+  const nlohmann::json config =
+      e.config ? e.config->to_json() : (e.sm80 ? e.sm80->to_json() : nlohmann::json("cublaslt"));
+  nlohmann::json j = {{"config", config}, {"speedup_vs_cublaslt", e.speedup}};
   if (e.config && !(e.knobs == LaunchKnobs{})) j["launch"] = e.knobs.to_json();
-  if (!e.config && e.cublaslt_algo >= 0) j["cublaslt_algo"] = e.cublaslt_algo;
+  if (e.names_a_kernel() && e.specialized) j["specialized"] = true;
+  if (!e.names_a_kernel() && e.cublaslt_algo >= 0) j["cublaslt_algo"] = e.cublaslt_algo;
   return j;
 }
 
@@ -61,7 +74,7 @@ std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a
   std::vector<std::pair<double, const TableEntry*>> near;
   for (const auto& [key, e] : exact) {
     const auto& [M, N, K, layout, acc] = key;
-    if (layout == l && acc == a && e.config) near.emplace_back(log_distance(M, N, K), &e);
+    if (layout == l && acc == a && e.config) near.emplace_back(log_distance(M, N, K), &e);  // Hopper kernels
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<TableEntry> out;
@@ -71,6 +84,7 @@ std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a
     if (!seen.insert(KernelCandidate{*e->config, e->knobs}.name()).second) continue;
     out.push_back(*e);
     out.back().from_rule = true;
+    out.back().specialized = false;  // a build for another shape: this shape gets the generic one
   }
   return out;
 }
@@ -113,7 +127,7 @@ Table table_from_json(const nlohmann::json& j, const TableExpectation& want) {
         if (s.M < 1 || s.N < 1 || s.K < 1) throw Error("dimensions must be at least 1");
         const Layout l = parse_layout(e.at("layout").get<std::string>());
         const Accum a = parse_accum(e.value("acc", std::string("f32")));
-        if (!t.exact.emplace(std::make_tuple(s.M, s.N, s.K, l, a), entry_from_json(e, l, a)).second)
+        if (!t.exact.emplace(std::make_tuple(s.M, s.N, s.K, l, a), entry_from_json(e, l, a, true)).second)
           throw Error(to_string(s) + " " + to_string(l) + " appears twice");
       } catch (const std::exception& ex) {
         throw Error("entry " + std::to_string(i) + ": " + ex.what());
@@ -126,7 +140,7 @@ Table table_from_json(const nlohmann::json& j, const TableExpectation& want) {
         const ShapeClass c = parse_shape_class(r.at("class").get<std::string>());
         const Layout l = parse_layout(r.at("layout").get<std::string>());
         const Accum a = parse_accum(r.value("acc", std::string("f32")));
-        if (!t.rules.emplace(std::make_tuple(c, l, a), entry_from_json(r, l, a)).second)
+        if (!t.rules.emplace(std::make_tuple(c, l, a), entry_from_json(r, l, a, false)).second)
           throw Error("class " + to_string(c) + " " + to_string(l) + " appears twice");
       } catch (const std::exception& ex) {
         throw Error("rule " + std::to_string(i) + ": " + ex.what());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/kernel_config.hpp"
+#include "core/sm80_config.hpp"
 #include "core/shape.hpp"
 
 namespace gemmforge {
@@ -22,15 +23,19 @@ inline constexpr int kLtHeuristicCount = 100;
 inline constexpr size_t kLtWorkspaceBytes = size_t(64) << 20;
 
 struct TableEntry {
-  std::optional<KernelConfig> config;  // nullopt: cuBLASLt serves this problem
+  std::optional<KernelConfig> config;  // a Hopper kernel serves this problem
+  std::optional<Sm80Config> sm80;      // an sm80-family kernel serves it; neither: cuBLASLt does
   double speedup = 0;                  // measured against cuBLASLt-autotune when the table was made
   LaunchKnobs knobs;                   // how the config is launched (raster group, split-K)
   // With no config: which of cuBLASLt's heuristic algorithms autotuning picked for this exact
   // problem (its index among up to kLtHeuristicCount asked for with kLtWorkspaceBytes of
   // workspace and 256-byte aligned operands); -1: the heuristic's first.
   int cublaslt_algo = -1;
+  // The kernel is built for this entry's exact shape (JIT shape specialization); exact entries only.
+  bool specialized = false;
   // Set by lookup() and nearest_kernels(): tuned for another shape (a class rule, a neighbour).
   bool from_rule = false;
+  bool names_a_kernel() const { return config || sm80; }
 };
 
 struct Table {
@@ -40,10 +45,10 @@ struct Table {
 
   // The entry for this problem: the exact one, else its class's rule, else nullopt.
   std::optional<TableEntry> lookup(const Shape&, Layout, Accum) const;
-  // For a shape the table does not name: the gemmforge kernels of the tuned shapes nearest to it
+  // For a shape the table does not name: the Hopper kernels of the tuned shapes nearest to it
   // (same layout and accumulator; distance: the summed squares of log2 ratios of M, N and K),
   // nearest first, one entry per distinct config and launch, at most `count`. Each comes back
-  // with from_rule set: it was tuned for another shape.
+  // with from_rule set and specialized cleared: it was tuned for another shape.
   std::vector<TableEntry> nearest_kernels(const Shape&, Layout, Accum, size_t count) const;
   nlohmann::json to_json() const;
 };

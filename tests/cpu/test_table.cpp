@@ -62,6 +62,53 @@ TEST(Table, LooksUpExactShapesThenClassRules) {
   EXPECT_EQ(again.rules.size(), t.rules.size());
 }
 
+// Tiny shapes are won by the sm80 family, often built for the exact shape: the table keeps both.
+TEST(Table, KeepsSm80AndShapeSpecializedKernels) {
+  auto j = good_table();
+  Sm80Config tiny;  // tn, f32
+  tiny.block_m = 16;
+  tiny.warps_m = 1;
+  KernelConfig hopper;
+  hopper.block_m = 64, hopper.block_n = 64, hopper.consumers = 1, hopper.stages = 4;
+  j["entries"].push_back({{"M", 64}, {"N", 128}, {"K", 64}, {"layout", "tn"}, {"config", tiny.to_json()},
+                          {"specialized", true}, {"speedup_vs_cublaslt", 1.3}});
+  j["entries"].push_back({{"M", 128}, {"N", 128}, {"K", 128}, {"layout", "tn"}, {"config", tiny.to_json()}});
+  j["entries"].push_back({{"M", 64}, {"N", 64}, {"K", 512}, {"layout", "tn"}, {"config", hopper.to_json()},
+                          {"specialized", true}});
+  const Table t = table_from_json(j, kHere);
+  const auto a = t.lookup({64, 128, 64}, Layout::tn, Accum::f32);
+  ASSERT_TRUE(a && a->sm80);
+  EXPECT_FALSE(a->config);
+  EXPECT_TRUE(a->names_a_kernel());
+  EXPECT_EQ(*a->sm80, tiny);
+  EXPECT_TRUE(a->specialized);
+  const auto b = t.lookup({128, 128, 128}, Layout::tn, Accum::f32);
+  ASSERT_TRUE(b && b->sm80);
+  EXPECT_FALSE(b->specialized);
+  const auto c = t.lookup({64, 64, 512}, Layout::tn, Accum::f32);
+  ASSERT_TRUE(c && c->config);
+  EXPECT_TRUE(c->specialized);
+  // Neighbours lend their generic build: the specialized one serves its own shape only.
+  for (const auto& n : t.nearest_kernels({64, 64, 448}, Layout::tn, Accum::f32, 8)) {
+    EXPECT_FALSE(n.specialized);
+    EXPECT_TRUE(n.config);  // measured plans time Hopper kernels only
+  }
+  EXPECT_EQ(table_from_json(t.to_json(), kHere).to_json(), t.to_json());
+
+  auto rule = good_table();  // a class rule serves many shapes: it cannot be built for one
+  rule["rules"][0]["specialized"] = true;
+  EXPECT_NE(refusal(rule).find("cannot name a kernel built for one shape"), std::string::npos) << refusal(rule);
+  auto other_layout = good_table();
+  Sm80Config nn = tiny;
+  nn.layout = Layout::nn;
+  other_layout["entries"].push_back({{"M", 64}, {"N", 64}, {"K", 64}, {"layout", "tn"}, {"config", nn.to_json()}});
+  EXPECT_NE(refusal(other_layout).find("another layout"), std::string::npos) << refusal(other_layout);
+  auto knobs = good_table();
+  knobs["entries"].push_back(
+      {{"M", 32}, {"N", 32}, {"K", 32}, {"layout", "tn"}, {"config", tiny.to_json()}, {"launch", {{"splits", 2}}}});
+  EXPECT_NE(refusal(knobs).find("take no launch knobs"), std::string::npos) << refusal(knobs);
+}
+
 TEST(Table, KeepsHowAKernelIsLaunched) {
   auto j = good_table();
   j["entries"][0]["launch"] = {{"splits", 4}, {"group_m", 2}};

@@ -75,6 +75,17 @@ std::filesystem::path write_table(const DeviceContext& ctx, const std::string& g
   x.knobs.splits = 32;
   t.exact[{1024, 1024, 2048, Layout::tn, Accum::f32}] = y;
   t.exact[{256, 256, 16384, Layout::tn, Accum::f32}] = x;
+  // The sm80 family: one kernel built for its shape, one scalar-load build that takes N = 7 in nn.
+  TableEntry built_for_shape;
+  built_for_shape.sm80 = Sm80Config{};
+  built_for_shape.specialized = true;
+  t.exact[{64, 128, 64, Layout::tn, Accum::f32}] = built_for_shape;
+  Sm80Config scalar;
+  scalar.layout = Layout::nn, scalar.vec16 = false, scalar.stages = 2;
+  scalar.block_m = 32, scalar.block_n = 32, scalar.warps_m = 1, scalar.warps_n = 2;
+  TableEntry odd;
+  odd.sm80 = scalar;
+  t.exact[{77, 7, 72, Layout::nn, Accum::f32}] = odd;
   const auto path = std::filesystem::temp_directory_path() / ("gemmforge_runtime_table_" + gpu_name.substr(0, 6) + ".json");
   write_file_atomically(path, t.to_json().dump(1));
   return path;
@@ -102,13 +113,29 @@ TEST(Runtime, TableShapesRunGemmforgeKernelsAndPassTheGate) {
   GF_REQUIRE_GPU(ctx);
   if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
   Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
-  EXPECT_NE(h.table_status().find("8 shapes, 1 class rules"), std::string::npos) << h.table_status();
+  EXPECT_NE(h.table_status().find("10 shapes, 1 class rules"), std::string::npos) << h.table_status();
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::tn, "gemmforge");
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::nn, "gemmforge");
   expect_gate_passes(h, *ctx, {77, 1000, 4104}, Layout::tn, "gemmforge");
   expect_gate_passes(h, *ctx, {4095, 12289, 64}, Layout::nn, "cublaslt");  // N % 8: TMA cannot describe C
   expect_gate_passes(h, *ctx, {8192, 4096, 4096}, Layout::tn, "gemmforge");  // the large-class rule
   expect_gate_passes(h, *ctx, {8192, 4096, 4096}, Layout::nn, "cublaslt");   // no nn rule
+}
+
+// Table entries of the sm80 family, one built for its exact shape, served through hgemm.
+TEST(Runtime, Sm80AndShapeSpecializedEntriesServeTheirShapes) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
+  expect_gate_passes(h, *ctx, {64, 128, 64}, Layout::tn, "gemmforge");
+  const PlanInfo fixed = h.plan(64, 128, 64, Layout::tn);
+  EXPECT_NE(fixed.detail.find("sm80_tn_f32_64x64x32_w2x2_s3_v16_at64x128x64"), std::string::npos) << fixed.detail;
+  expect_gate_passes(h, *ctx, {77, 7, 72}, Layout::nn, "gemmforge");
+  const PlanInfo odd = h.plan(77, 7, 72, Layout::nn);
+  EXPECT_NE(odd.detail.find("sm80_nn_f32_32x32x32_w1x2_s2_v2"), std::string::npos) << odd.detail;
+  EXPECT_EQ(odd.detail.find("_at"), std::string::npos) << odd.detail;
+  // The same shape in the other layout is not in the table and has no rule: cuBLASLt.
+  expect_gate_passes(h, *ctx, {64, 128, 64}, Layout::nn, "cublaslt");
 }
 
 TEST(Runtime, AForeignTableIsRefusedAndEverythingStillWorks) {
