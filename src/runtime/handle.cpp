@@ -213,6 +213,8 @@ struct Handle::Impl {
     if (!table || !options.use_gemmforge_kernels || ctx.info().cc_major != 9) return out;
     std::vector<TableEntry> entries;
     if (auto rule = table->lookup(p.shape, p.layout, p.acc); rule && rule->config) entries.push_back(*rule);
+    else if (rule && rule->sm80)  // measure_choice times Hopper kernels against cuBLASLt only
+      unusable.push_back("the class rule's sm80 kernel " + rule->sm80->name() + " is not timed at plan time");
     for (auto& e : table->nearest_kernels(p.shape, p.layout, p.acc, kMeasuredNeighbors)) entries.push_back(e);
     std::set<std::string> names;
     for (const auto& e : entries) {

@@ -17,6 +17,7 @@ TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc, bo
   const auto& c = j.at("config");
   if (c.is_string()) {
     if (c.get<std::string>() != "cublaslt") throw Error("config must be a kernel config or \"cublaslt\"");
+    if (j.contains("specialized")) throw Error("\"specialized\" names a kernel built for one shape, not cuBLASLt");
     e.cublaslt_algo = j.value("cublaslt_algo", -1);
     if (e.cublaslt_algo < -1 || e.cublaslt_algo >= kLtHeuristicCount)
       throw Error("cublaslt_algo must be -1.." + std::to_string(kLtHeuristicCount - 1));
@@ -40,7 +41,11 @@ TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc, bo
   return e;
 }
 
-nlohmann::json entry_to_json(const TableEntry& e) {
+// What entry_from_json reads back as the same entry; throws Error for an entry it would refuse.
+nlohmann::json entry_to_json(const TableEntry& e, bool exact) {
+  if (e.config && e.sm80) throw Error("a table entry names both a Hopper and an sm80 kernel");
+  if (e.specialized && (!exact || !e.names_a_kernel()))
+    throw Error("only an exact entry that names a kernel can be built for its shape (specialized)");
   const nlohmann::json config =
       e.config ? e.config->to_json() : (e.sm80 ? e.sm80->to_json() : nlohmann::json("cublaslt"));
   nlohmann::json j = {{"config", config}, {"speedup_vs_cublaslt", e.speedup}};
@@ -92,13 +97,13 @@ std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a
 nlohmann::json Table::to_json() const {
   nlohmann::json ex = nlohmann::json::array(), ru = nlohmann::json::array();
   for (const auto& [k, e] : exact) {
-    auto j = entry_to_json(e);
+    auto j = entry_to_json(e, true);
     j["M"] = std::get<0>(k), j["N"] = std::get<1>(k), j["K"] = std::get<2>(k);
     j["layout"] = to_string(std::get<3>(k)), j["acc"] = to_string(std::get<4>(k));
     ex.push_back(j);
   }
   for (const auto& [k, e] : rules) {
-    auto j = entry_to_json(e);
+    auto j = entry_to_json(e, false);
     j["class"] = to_string(std::get<0>(k)), j["layout"] = to_string(std::get<1>(k)), j["acc"] = to_string(std::get<2>(k));
     ru.push_back(j);
   }

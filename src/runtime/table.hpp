@@ -50,6 +50,7 @@ struct Table {
   // nearest first, one entry per distinct config and launch, at most `count`. Each comes back
   // with from_rule set and specialized cleared: it was tuned for another shape.
   std::vector<TableEntry> nearest_kernels(const Shape&, Layout, Accum, size_t count) const;
+  // Throws Error for an entry table_from_json would refuse (both kernel kinds, a specialized rule).
   nlohmann::json to_json() const;
 };
 

@@ -107,6 +107,18 @@ TEST(Table, KeepsSm80AndShapeSpecializedKernels) {
   knobs["entries"].push_back(
       {{"M", 32}, {"N", 32}, {"K", 32}, {"layout", "tn"}, {"config", tiny.to_json()}, {"launch", {{"splits", 2}}}});
   EXPECT_NE(refusal(knobs).find("take no launch knobs"), std::string::npos) << refusal(knobs);
+  auto lt = good_table();  // cuBLASLt is not built per shape
+  lt["entries"][1]["specialized"] = true;
+  EXPECT_NE(refusal(lt).find("not cuBLASLt"), std::string::npos) << refusal(lt);
+
+  // What to_json would write must read back: it refuses the entries table_from_json refuses.
+  Table both = t;
+  both.exact.begin()->second.sm80 = tiny;
+  both.exact.begin()->second.config = KernelConfig{};
+  EXPECT_THROW(both.to_json(), Error);
+  Table rule_built_for_a_shape = t;
+  rule_built_for_a_shape.rules.begin()->second.specialized = true;
+  EXPECT_THROW(rule_built_for_a_shape.to_json(), Error);
 }
 
 TEST(Table, KeepsHowAKernelIsLaunched) {

@@ -323,8 +323,9 @@ TEST(Runtime, NewShapesAreMeasuredWhenTheirPlanIsMade) {
       const PlanInfo info = h.plan(s.M, s.N, s.K, l);
       EXPECT_NE(info.detail.find("measured at plan time"), std::string::npos) << info.detail;
       EXPECT_NE(info.detail.find("gemmforge's best"), std::string::npos) << info.detail;
-      if (info.backend == "gemmforge")  // chosen only after the gate passed it on this shape
+      if (info.backend == "gemmforge") {  // chosen only after the gate passed it on this shape
         EXPECT_NE(info.detail.find("(correctness gate: pass)"), std::string::npos) << info.detail;
+      }
       expect_gate_passes(h, *ctx, s, l, info.backend);
     }
   EXPECT_EQ(h.plan(4096, 4096, 4096, Layout::tn).detail.find("measured"), std::string::npos);
