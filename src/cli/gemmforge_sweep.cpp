@@ -224,31 +224,33 @@ void enable_shape_specialization(BenchOptions& o, DeviceContext& ctx) {
       jit::KernelCache cache;
       jit::CompilePool pool(0, &cache);
       const auto results = pool.compile_all(reqs);
-      std::map<size_t, std::shared_ptr<jit::LoadedKernel>> loaded;
+      std::vector<bool> built(results.size());
+      for (size_t i = 0; i < results.size(); ++i) {
+        built[i] = results[i].ok && results[i].spill_bytes <= 0;
+        if (!built[i])
+          std::cerr << "gemmforge: shape-specialized " << reqs[i].name << " left out: "
+                    << (results[i].ok ? "spills " + std::to_string(results[i].spill_bytes) + " bytes"
+                                      : results[i].log.substr(0, 300))
+                    << "\n";
+      }
+      std::vector<std::shared_ptr<jit::LoadedKernel>> loaded(results.size());  // one module per cubin
       for (const Build& b : builds) {
-        const auto& r = results[b.request];
-        const std::string& name = reqs[b.request].name;
-        if (!r.ok || r.spill_bytes > 0) {
-          if (loaded.emplace(b.request, nullptr).second)  // said once per cubin
-            std::cerr << "gemmforge: shape-specialized " << name << " left out: "
-                      << (r.ok ? "spills " + std::to_string(r.spill_bytes) + " bytes" : r.log.substr(0, 300)) << "\n";
-          continue;
-        }
+        if (!built[b.request]) continue;
+        const std::vector<char>& cubin = results[b.request].cubin;
         try {
           std::unique_ptr<GemmImpl> impl;
+          auto& module = loaded[b.request];
           if (b.sm90) {
-            auto& k = loaded[b.request];
-            if (!k) k = Sm90Kernel::load(b.sm90->config(), r.cubin);
-            impl = std::make_unique<Sm90Kernel>(*device, b.sm90->config(), b.sm90->knobs(), k, p.shape);
+            if (!module) module = Sm90Kernel::load(b.sm90->config(), cubin);
+            impl = std::make_unique<Sm90Kernel>(*device, b.sm90->config(), b.sm90->knobs(), module, p.shape);
           } else {
-            auto& k = loaded[b.request];
-            if (!k) k = Sm80Kernel::load(b.sm80->config(), r.cubin);
-            impl = std::make_unique<Sm80Kernel>(*device, b.sm80->config(), k, p.shape);
+            if (!module) module = Sm80Kernel::load(b.sm80->config(), cubin);
+            impl = std::make_unique<Sm80Kernel>(*device, b.sm80->config(), module, p.shape);
           }
           impl->prepare(p, sets);
           out.push_back(std::move(impl));
         } catch (const Error& e) {
-          std::cerr << "gemmforge: shape-specialized " << name << " left out: " << e.what() << "\n";
+          std::cerr << "gemmforge: shape-specialized " << reqs[b.request].name << " left out: " << e.what() << "\n";
         }
       }
     } catch (const std::exception& e) {

@@ -104,23 +104,31 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
   }
   const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
 
+  const std::string stream_grid =
+      std::to_string(blocks) + " blocks x " + std::to_string(ceiling_ops::kStreamThreads) + " threads";
+  const std::string dsmem_grid =
+      std::to_string(dsmem_ctas) + " CTAs x " + std::to_string(kDsmemThreads) + " threads, clusters of 2";
   const struct {
     CeilingField field;
-    size_t bytes_moved;
+    size_t buffer_bytes;  // per pass (DSMEM: per CTA)
+    int passes;           // over the buffer, in one sample
+    size_t bytes_moved;   // per sample
+    std::string grid;     // empty for the copy engine
     const char* method;
   } kinds[kPassCount] = {
-      {kHbmRead, bytes,
+      {kHbmRead, bytes, 1, bytes, stream_grid,
        "a kernel of 16-byte loads over the whole buffer (grid-stride, 4 loads in flight per thread, XOR-reduced "
        "so no load can be dropped); one pass per sample, event-timed"},
-      {kHbmWrite, bytes, "a kernel of 16-byte stores over the whole buffer (grid-stride); one pass per sample, "
-                                 "event-timed"},
-      {kHbmCopy, 2 * bytes,
+      {kHbmWrite, bytes, 1, bytes, stream_grid,
+       "a kernel of 16-byte stores over the whole buffer (grid-stride); one pass per sample, event-timed"},
+      {kHbmCopy, bytes, 1, 2 * bytes, "",
        "cudaMemcpyAsync device to device of the whole buffer; bytes counted read + write; one copy per sample, "
        "event-timed"},
-      {kL2Read, l2_slice * size_t(l2_passes),
+      {kL2Read, l2_slice, l2_passes, l2_slice * size_t(l2_passes), stream_grid,
        "the read kernel over a slice of a quarter of L2, many passes in one launch (the first fills L2); one "
        "launch per sample, event-timed"},
-      {kDsmemRead, size_t(dsmem_ctas) * kDsmemBytes * size_t(dsmem_passes),
+      {kDsmemRead, size_t(kDsmemBytes), dsmem_passes, size_t(dsmem_ctas) * kDsmemBytes * size_t(dsmem_passes),
+       dsmem_grid,
        "one CTA per SM (128 KiB of shared memory each) in two-CTA clusters, each reading its partner's shared "
        "memory many times with 16-byte ld.shared::cluster loads, four in flight per thread; bytes counted over "
        "all CTAs; one launch per sample, event-timed"},
@@ -128,22 +136,18 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
   std::vector<CeilingMeasurement> out;
   for (int k = 0; k < kPassCount; ++k) {  // a fixed order for the printed table
     if (k == kDsmemPass && !has_dsmem) continue;
+    const auto& kind = kinds[k];
     CeilingMeasurement m;
-    m.field = kinds[k].field;
+    m.field = kind.field;
     m.time_us = summarize(us[size_t(k)]);
-    m.value = double(kinds[k].bytes_moved) / m.time_us.median / 1e3;  // bytes per µs / 1e3 = GB/s
-    m.method = std::string(kinds[k].method) + "; the kinds interleaved in shuffled rounds; median over the samples";
-    m.detail["buffer_bytes"] = k == kL2Pass ? l2_slice : (k == kDsmemPass ? size_t(kDsmemBytes) : bytes);
-    if (k == kL2Pass) m.detail["passes"] = l2_passes;
-    if (k == kDsmemPass) {
-      m.detail["passes"] = dsmem_passes;
-      m.detail["per_sm_gbps"] = m.value / dsmem_ctas;
-      m.detail["grid"] = std::to_string(dsmem_ctas) + " CTAs x " + std::to_string(kDsmemThreads) + " threads, clusters of 2";
-    }
-    m.detail["bytes_per_sample"] = kinds[k].bytes_moved;
+    m.value = double(kind.bytes_moved) / m.time_us.median / 1e3;  // bytes per µs / 1e3 = GB/s
+    m.method = std::string(kind.method) + "; the kinds interleaved in shuffled rounds; median over the samples";
+    m.detail["buffer_bytes"] = kind.buffer_bytes;
+    if (kind.passes > 1) m.detail["passes"] = kind.passes;
+    m.detail["bytes_per_sample"] = kind.bytes_moved;
     m.detail["l2_bytes"] = ctx.info().l2_bytes;
-    if (k != kCopy && k != kDsmemPass)
-      m.detail["grid"] = std::to_string(blocks) + " blocks x " + std::to_string(ceiling_ops::kStreamThreads) + " threads";
+    if (!kind.grid.empty()) m.detail["grid"] = kind.grid;
+    if (k == kDsmemPass) m.detail["per_sm_gbps"] = m.value / dsmem_ctas;
     m.note_clocks(clocks);
     out.push_back(std::move(m));
   }

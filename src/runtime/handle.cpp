@@ -196,6 +196,12 @@ struct Handle::Impl {
     return k;
   }
 
+  // The shape a table entry's kernel is built for: its own, when the entry is specialized (only
+  // exact entries can be, so that shape is the problem's).
+  static ShapeConstants built_for(const TableEntry& e, const Problem& p) {
+    return e.specialized ? ShapeConstants(p.shape) : std::nullopt;
+  }
+
   // How the library launches a table's kernel: as the tuner measured it. (A sliced reduction, where
   // the parts of a tile wait for one another, is launched cooperatively, which guarantees they
   // all run at once even while other streams' kernels hold SMs: src/runtime/sm90_kernel.cpp.)
@@ -296,12 +302,12 @@ struct Handle::Impl {
       plan.cublaslt_algo = entry->cublaslt_algo;
     } else if (entry->sm80) {
       // The sm80 family takes any shape and alignment its config allows, on compute capability 8.0+.
-      const ShapeConstants constants = entry->specialized ? ShapeConstants(p.shape) : std::nullopt;
       if (auto why = why_not_supported(*entry->sm80, p); !why.empty()) {
         why_lt = why;
       } else {
         try {
-          plan.sm80 = std::make_unique<Sm80Kernel>(ctx, *entry->sm80, load(*entry->sm80, constants), constants);
+          const ShapeConstants shape = built_for(*entry, p);
+          plan.sm80 = std::make_unique<Sm80Kernel>(ctx, *entry->sm80, load(*entry->sm80, shape), shape);
           plan.sm80->prepare(p, {});
           plan.info = {"gemmforge", plan.sm80->note()};
           return plan;
@@ -316,9 +322,9 @@ struct Handle::Impl {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
     } else {
       try {
-        const ShapeConstants constants = entry->specialized ? ShapeConstants(p.shape) : std::nullopt;
+        const ShapeConstants shape = built_for(*entry, p);
         plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p),
-                                                   load(*entry->config, constants), constants);
+                                                   load(*entry->config, shape), shape);
         plan.kernel->use_caller_workspace();
         plan.kernel->prepare(p, {});
         plan.info = {"gemmforge", plan.kernel->note()};

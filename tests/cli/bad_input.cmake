@@ -51,39 +51,12 @@ expect_failure("tune: no sm90 configs" 2 "holds no Hopper (sm90) config for layo
 
 # With valid input, a machine without a GPU says so (exit 3) and writes no result files;
 # on a GPU machine the same command measures one shape and exits 0.
-execute_process(COMMAND ${GEMMFORGE} bench --shape 128x128x128 --impl cublas --mode gpu --rounds 2 --out out
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
-if(rc EQUAL 3)
-  string(FIND "${err}" "no usable NVIDIA GPU" pos)
-  if(pos EQUAL -1 OR EXISTS ${WORK}/out/results.json)
-    message(FATAL_ERROR "no-GPU case: unclear message or a results file was written\n${err}")
-  endif()
-  message(STATUS "ok: missing GPU reported (${err})")
-elseif(rc EQUAL 0)
-  if(NOT EXISTS ${WORK}/out/results.json)
-    message(FATAL_ERROR "GPU case: exit 0 but no results.json")
-  endif()
-  message(STATUS "ok: measured on a GPU")
-else()
-  message(FATAL_ERROR "valid bench: unexpected exit ${rc}\n${out}\n${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/gpu_command.cmake)
+expect_gpu_command("valid bench" "out/results.json" ran
+                   bench --shape 128x128x128 --impl cublas --mode gpu --rounds 2 --out out)
 
 # The tuner the same way: no GPU, exit 3 and no table; a GPU, one tiny problem tuned end to end
 # through the real worker process.
-execute_process(COMMAND ${GEMMFORGE} tune --shape 64x64x64 --layout tn --budget 1 --compile-ahead asked --rounds 2
-                        --db tune.sqlite --out tune/table.json
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
-if(rc EQUAL 3)
-  string(FIND "${err}" "no usable NVIDIA GPU" pos)
-  if(pos EQUAL -1 OR EXISTS ${WORK}/tune/table.json)
-    message(FATAL_ERROR "tune without a GPU: unclear message or a table was written\n${err}")
-  endif()
-  message(STATUS "ok: tune reports the missing GPU")
-elseif(rc EQUAL 0)
-  if(NOT EXISTS ${WORK}/tune/table.json OR NOT EXISTS ${WORK}/tune/table.decisions.csv)
-    message(FATAL_ERROR "tune on a GPU: exit 0 but no table or decisions\n${out}\n${err}")
-  endif()
-  message(STATUS "ok: tuned on a GPU")
-else()
-  message(FATAL_ERROR "valid tune: unexpected exit ${rc}\n${out}\n${err}")
-endif()
+expect_gpu_command("valid tune" "tune/table.json;tune/table.decisions.csv" ran
+                   tune --shape 64x64x64 --layout tn --budget 1 --compile-ahead asked --rounds 2
+                   --db tune.sqlite --out tune/table.json)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "eval/verify.hpp"
+#include "gate_check.hpp"
 #include "gpu_test_env.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/sm80_kernel.hpp"
@@ -12,16 +13,15 @@
 namespace gemmforge::testing {
 namespace {
 
-// Gate, three more calls, and the re-check with fresh inputs, as the bench does.
-void expect_passes(DeviceContext& ctx, GemmImpl& k, ShapeBuffers& buf, const Problem& p) {
-  CorrectnessGate gate(ctx, buf, p.acc, GateOptions{});
-  const std::vector<Candidate> cands = {{&k, p.layout}};
-  const std::string what = k.note() + " on " + to_string(p.shape);
-  const Verdict v = gate.check(cands)[0];
-  EXPECT_TRUE(v.passed()) << what << ": " << v.text();
-  for (int i = 0; i < 3; ++i) k.run(buf.guarded());
-  const Verdict again = gate.recheck_after_timing(cands)[0];
-  EXPECT_TRUE(again.passed()) << what << ": " << again.text();
+// A build for `built_for` refuses any other shape in prepare, before anything is launched.
+void expect_refuses(GemmImpl& k, const Shape& built_for, const Problem& other) {
+  try {
+    k.prepare(other, {});
+    ADD_FAILURE() << k.note() << " accepted " << to_string(other.shape);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("compiled for " + to_string(built_for) + " only"), std::string::npos)
+        << e.what();
+  }
 }
 
 const std::vector<Shape> kShapes = {{1, 1, 8}, {7, 77, 72}, {64, 64, 64}, {77, 1000, 4104}, {130, 200, 16384}, {512, 7, 512}};
@@ -46,15 +46,8 @@ TEST(ShapeSpecialization, Sm80BuildsPassTheGateAndRefuseOtherShapes) {
       EXPECT_NE(k.note().find("_at" + to_string(s)), std::string::npos) << k.note();
       ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
       k.prepare(problem, {buf.guarded()});
-      expect_passes(*ctx, k, buf, problem);
-      // The constants are the shape: any other is refused before anything is launched.
-      const Problem other{Shape{s.M + 8, s.N, s.K}, cfg.layout, cfg.acc};
-      try {
-        k.prepare(other, {});
-        ADD_FAILURE() << k.note() << " accepted " << to_string(other.shape);
-      } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("compiled for " + to_string(s) + " only"), std::string::npos) << e.what();
-      }
+      expect_gate_passes_and_rechecks(*ctx, k, buf, problem.layout, problem.acc, k.note() + " on " + to_string(s));
+      expect_refuses(k, s, Problem{Shape{s.M + 8, s.N, s.K}, cfg.layout, cfg.acc});
     }
   }
 }
@@ -87,14 +80,8 @@ TEST(ShapeSpecialization, HopperBuildsPassTheGateWithSplitKAndSwapAB) {
       Sm90Kernel k(*ctx, cfg, knobs, Sm90Kernel::load(cfg, compiled.cubin), s);
       ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
       k.prepare(problem, {buf.guarded()});
-      expect_passes(*ctx, k, buf, problem);
-      const Shape other{s.M, s.N, s.K + 8};
-      try {
-        k.prepare(Problem{other, cfg.layout, cfg.acc}, {});
-        ADD_FAILURE() << k.note() << " accepted " << to_string(other);
-      } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("compiled for " + to_string(s) + " only"), std::string::npos) << e.what();
-      }
+      expect_gate_passes_and_rechecks(*ctx, k, buf, problem.layout, problem.acc, k.note() + " on " + to_string(s));
+      expect_refuses(k, s, Problem{Shape{s.M, s.N, s.K + 8}, cfg.layout, cfg.acc});
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "eval/verify.hpp"
+#include "gate_check.hpp"
 #include "gpu_test_env.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/sm80_kernel.hpp"
@@ -74,13 +75,7 @@ TEST(Sm80Kernel, PassesTheGateOnOddAndTinyShapes) {
       ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
       Sm80Kernel k(*ctx, cfg, loaded.kernel);
       k.prepare(problem, {buf.guarded()});
-      CorrectnessGate gate(*ctx, buf, cfg.acc, GateOptions{});
-      const std::vector<Candidate> cands = {{&k, cfg.layout}};
-      const Verdict v = gate.check(cands)[0];
-      EXPECT_TRUE(v.passed()) << cfg.name() << " on " << to_string(s) << ": " << v.text();
-      for (int i = 0; i < 3; ++i) k.run(buf.guarded());
-      const Verdict again = gate.recheck_after_timing(cands)[0];
-      EXPECT_TRUE(again.passed()) << cfg.name() << " on " << to_string(s) << ": " << again.text();
+      expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc, cfg.name() + " on " + to_string(s));
     }
   }
 }

@@ -4,6 +4,7 @@
 
 #include "eval/cuda_check.hpp"
 #include "eval/verify.hpp"
+#include "gate_check.hpp"
 #include "gpu_test_env.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/sm90_kernel.hpp"
@@ -86,13 +87,7 @@ TEST(Sm90Kernel, PassesTheGateOnGridAndOddShapes) {
       ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
       Sm90Kernel k(*ctx, cfg, LaunchKnobs{}, loaded);
       k.prepare(problem, {buf.guarded()});
-      CorrectnessGate gate(*ctx, buf, cfg.acc, GateOptions{});
-      const std::vector<Candidate> cands = {{&k, cfg.layout}};
-      const Verdict v = gate.check(cands)[0];
-      EXPECT_TRUE(v.passed()) << cfg.name() << " on " << to_string(s) << ": " << v.text();
-      for (int i = 0; i < 3; ++i) k.run(buf.guarded());
-      const Verdict again = gate.recheck_after_timing(cands)[0];
-      EXPECT_TRUE(again.passed()) << cfg.name() << " on " << to_string(s) << ": " << again.text();
+      expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc, cfg.name() + " on " + to_string(s));
     }
   }
 }
@@ -171,14 +166,8 @@ TEST(Sm90Kernel, SplitKAndStreamKPassTheGate) {
           if (splits > 0) {
             EXPECT_EQ(k.workspace_bytes() > 0, effective_splits(cfg, s.K, splits) > 1);
           }
-          CorrectnessGate gate(*ctx, buf, cfg.acc, GateOptions{});
-          const std::vector<Candidate> cands = {{&k, cfg.layout}};
-          const std::string what = k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")";
-          const Verdict v = gate.check(cands)[0];
-          EXPECT_TRUE(v.passed()) << what << ": " << v.text();
-          for (int i = 0; i < 3; ++i) k.run(buf.guarded());
-          const Verdict again = gate.recheck_after_timing(cands)[0];
-          EXPECT_TRUE(again.passed()) << what << ": " << again.text();
+          expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
+                                          k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
         }
   }
 }
