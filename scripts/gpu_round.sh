@@ -8,7 +8,7 @@
 #   scripts/gpu_round.sh server  — GPU tests, server mode on a 100-shape sample, verify on the grid
 #   scripts/gpu_round.sh kernels — the Hopper kernel's GPU tests, and a sweep of a config set
 #                                  against cuBLASLt on large/mid shapes (nn, tn); CONFIGS, SHAPES
-#   scripts/gpu_round.sh class  — SHAPES_FILE × CONFIGS (× SPLITS × PDL) sweep vs cuBLASLt-autotune and cuBLAS
+#   scripts/gpu_round.sh class  — SHAPES_FILE × CONFIGS (× SPLITS × PDL × CLUSTER_REDUCTION) sweep vs cuBLASLt-autotune and cuBLAS
 #   scripts/gpu_round.sh compile-all — every config of the space through NVRTC
 #   scripts/gpu_round.sh tune    — gemmforge tune on TUNE_SHAPES (BUDGET, STRATEGY, CONFIGS): table.json
 #   scripts/gpu_round.sh lib     — the runtime library with TABLE against the baselines on LIB_SHAPES
@@ -82,7 +82,7 @@ case "$stage" in
     name=${NAME:-$(basename "${SHAPES_FILE:?set SHAPES_FILE}" .txt)}
     timeout ${LIMIT_S:-560} "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both \
       --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode ${MODES:-gpu,offline} \
-      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" ${BENCH_ARGS:-} --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
+      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --cluster-reduction "${CLUSTER_REDUCTION:-off}" ${BENCH_ARGS:-} --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
     # One archive per class: the device tool brings back a limited number of files.
     tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" "$name.log" && rm -rf "$OUT/$name" "$OUT/$name.log"
     ;;
@@ -123,9 +123,20 @@ case "$stage" in
     # kernel on SHAPE (default 8192x8192x8192, tn). ncu locks the clocks to base: per-clock view.
     shape=${SHAPE:-8192x8192x8192}
     sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section LaunchStats"
-    timeout 200 ncu $sections -k regex:gemmforge_hgemm --launch-skip 3 --launch-count 1 \
+    # SOURCE=1: also sample where gemmforge's warps stall, per SASS instruction (the cubins carry
+    # line info), written as ncu_gemmforge_source.csv.
+    gf_sections=$sections
+    [ -n "${SOURCE:-}" ] && gf_sections="$sections --section SourceCounters --warp-sampling-interval 0 -o $OUT/gf --import-source yes"
+    timeout 200 ncu $gf_sections -k regex:gemmforge_hgemm --launch-skip 3 --launch-count 1 \
       "$BIN/gemmforge" bench --shape "$shape" --layout tn --impl gemmforge --configs "${CONFIGS:?set CONFIGS}" --mode gpu \
-      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --rounds 1 --out "$OUT/prof-gf" > "$OUT/ncu_gemmforge.txt" 2>&1
+      --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --cluster-reduction "${CLUSTER_REDUCTION:-off}" --rounds 1 \
+      --out "$OUT/prof-gf" > "$OUT/ncu_gemmforge.txt" 2>&1
+    if [ -n "${SOURCE:-}" ]; then
+      ncu --import "$OUT/gf.ncu-rep" --page details >> "$OUT/ncu_gemmforge.txt" 2>&1
+      ncu --import "$OUT/gf.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_gemmforge_source.csv" 2>&1
+      rm -f "$OUT/gf.ncu-rep"
+      gzip -f "$OUT/ncu_gemmforge_source.csv"
+    fi
     timeout 200 ncu $sections -k regex:'^(nvjet|sm90|cutlass)' --launch-skip 3 --launch-count 1 \
       "$BIN/gemmforge" bench --shape "$shape" --layout tn --impl cublas --mode gpu --rounds 1 \
       --out "$OUT/prof-cublas" > "$OUT/ncu_cublas.txt" 2>&1

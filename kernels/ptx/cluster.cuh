@@ -1,5 +1,6 @@
-// Thread-block clusters (sm_90): a CTA's rank, the cluster-wide barrier, and arrivals on another
-// CTA's mbarrier through the distributed shared-memory window.
+// Thread-block clusters (sm_90): a CTA's rank, the cluster-wide barrier, and access to another
+// CTA's shared memory through the distributed shared-memory window (arrivals on its mbarriers,
+// loads from it).
 #pragma once
 #include "ptx/common.cuh"
 
@@ -9,6 +10,12 @@ __device__ inline u32 cluster_cta_rank() {
   u32 r;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
   return r;
+}
+
+__device__ inline u32 cluster_ctas() {
+  u32 n;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+  return n;
 }
 
 // Every thread of every CTA in the cluster arrives, then waits for all. Not .aligned: the
@@ -21,10 +28,29 @@ __device__ inline void cluster_sync() {
 // Release at CTA scope (the default) is enough to free a stage: what must be ordered before the
 // arrival is the completion of our wgmma reads of it (wgmma.wait_group), not any write another
 // CTA could observe. A cluster-scope release here costs a fence per stage.
-__device__ inline void mbarrier_arrive_cluster(u64* bar, u32 cta) {
+// The two halves of a cluster barrier with no memory ordering: for waits that only keep CTAs
+// alive (a relaxed arrival does not wait for this thread's earlier stores to complete).
+__device__ inline void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"); }
+__device__ inline void cluster_wait() { asm volatile("barrier.cluster.wait;" ::: "memory"); }
+
+// The address in the cluster window of the shared-memory word at `local` (this CTA's address) in
+// the CTA of rank `cta`: every CTA of a launch lays out its shared memory alike.
+__device__ inline u32 map_shared_to_rank(u32 local, u32 cta) {
   u32 remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_addr(bar)), "r"(cta));
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(cta));
+  return remote;
+}
+
+__device__ inline void mbarrier_arrive_cluster(u64* bar, u32 cta) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(map_shared_to_rank(smem_addr(bar), cta)) : "memory");
+}
+
+// A load from the cluster window (an address from map_shared_to_rank). What the owner wrote is
+// visible after a cluster barrier that both passed (release by the writer, acquire here).
+__device__ inline u64 load_shared_cluster(u32 cluster_addr) {
+  u64 v;
+  asm volatile("ld.shared::cluster.b64 %0, [%1];" : "=l"(v) : "r"(cluster_addr) : "memory");
+  return v;
 }
 
 }  // namespace gemmforge::ptx

@@ -67,9 +67,10 @@ struct HgemmTraits : Knobs {
   static constexpr int kSplitFlagBytes = 16;  // a word per consumer (split_k.cuh), 16 for alignment
   static constexpr int kSmemBytes = 1024 /* alignment slack */ + kStagesBytes + kEpiBytes + kBarrierBytes + kSplitFlagBytes;
 
-  // Named barrier ids: each consumer's epilogue (2), and the ping-pong hand-over of the main
-  // loop from one consumer to the other (2).
-  static constexpr unsigned kEpilogueBarrier = 1, kMainloopOrderBarrier = 3;
+  // Named barrier ids: each consumer's epilogue (2), the ping-pong hand-over of the main loop
+  // from one consumer to the other (2), and the stage readers' last wgmma before a reduction
+  // inside a cluster reuses the ring (split_k.cuh).
+  static constexpr unsigned kEpilogueBarrier = 1, kMainloopOrderBarrier = 3, kRingRetiredBarrier = 5;
 
   // Registers per thread after rebalancing (two consumers only): 128 × 40 + 256 × 232 ≤ 65536.
   static constexpr int kProducerRegs = 40;

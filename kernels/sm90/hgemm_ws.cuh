@@ -7,7 +7,9 @@
 // write C (epilogue.cuh). Consumers are cooperative (they split each tile's rows) or ping-pong
 // (they take alternate tiles). CTAs are persistent over output tiles, optionally in two-CTA
 // clusters that share one operand through TMA multicast, and may share a tile's K range among
-// CTAs (split-K or stream-K, tile_scheduler.cuh; reduced in split_k.cuh). Every constant is in HgemmTraits.
+// CTAs (split-K or stream-K, tile_scheduler.cuh; reduced in split_k.cuh through a global
+// workspace, or through distributed shared memory when the parts are one cluster's CTAs). Every
+// constant is in HgemmTraits.
 //
 // This header is compiled by NVRTC (one instantiation per KernelConfig, see
 // src/core/kernel_config.cpp) and by nvcc for tests. The body is a __device__ function so the
@@ -34,6 +36,12 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   using namespace ptx;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const SharedStorage<T> smem(smem_raw);
+  // The tensor maps are kernel parameters, never written by an earlier kernel: fetching them can
+  // overlap the previous kernel's tail (with PDL) instead of delaying the first loads after it.
+  if (threadIdx.x == 0) {
+    tma_prefetch_descriptor(&tmap_a);
+    tma_prefetch_descriptor(&tmap_b);
+  }
   init_ring<T>(smem);
   // With PDL this CTA may have started while the previous kernel of the stream still runs: its
   // set-up above overlapped that kernel's tail, and no global memory is touched before this wait.
@@ -81,6 +89,11 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
         const int tile_part = w.reduce_tile * Split::kPartsPerTile + (T::kPingPong ? 0 : consumer);
         const int tile_parts = sched.reduce_tiles() * Split::kPartsPerTile;
         const u32 barrier = T::kEpilogueBarrier + u32(consumer);
+        if (flags & kFlagClusterReduction) {  // summed after the walk, below
+          Split::stage_for_cluster(acc, smem.a_tile(0), T::kPingPong ? 0 : consumer, smem.staged_origin(consumer), row0,
+                                   col0);
+          continue;
+        }
         if (flags & kFlagSlicedReduction) {
           Split::reduce_sliced(acc, workspace, tile_parts, sched.slots_per_tile(), tile_part, w.slot, w.parts, barrier,
                                C, M, N, row0, col0);
@@ -96,8 +109,29 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     if constexpr (T::kTmaStore)
       if (threadIdx.x % 128 == 0) tma_store_wait_all<0>();  // the buffer must outlive its stores
   }
-  // A CTA leaves only when its partner no longer multicasts into it or arrives on its barriers.
-  if constexpr (T::kClusterSize > 1) cluster_sync();
+  // A CTA leaves only when its partner no longer multicasts into it or arrives on its barriers,
+  // and, reducing in a cluster, when no other CTA still reads its partial sums.
+  if (flags & kFlagClusterReduction) {
+    // Split-K reduced inside a cluster of `splits` CTAs, one unit each (split_k.cuh): once every
+    // CTA staged its partial sums, the consumers that took the unit (all of them cooperative, the
+    // first ping-pong) sum their slice of the tile: the part is the CTA's rank (the host launches
+    // clusters of `splits` consecutive CTAs), the tile's origin is where the walk staged it.
+    // Nothing is kept in registers from the walk: values live through it spilled on large tiles.
+    cluster_sync();  // releases the staged partial sums, acquires every other CTA's
+    const int consumer = warpgroup - 1;
+    if (warpgroup > 0 && consumer < T::kStageReaders) {
+      const u32* origin = smem.staged_origin(consumer);
+      SplitK<T>::sum_slice_in_cluster(smem.a_tile(0), T::kPingPong ? 0 : consumer, int(cluster_cta_rank()),
+                                      int(cluster_ctas()), C, M, N, int(origin[0]), int(origin[1]));
+    }
+    // No CTA leaves while another still reads its shared memory. Nothing needs ordering here (the
+    // reads above returned: their sums were stored), so the arrival does not wait for this CTA's
+    // stores of C to drain, as a release would.
+    cluster_arrive_relaxed();
+    cluster_wait();
+  } else if constexpr (T::kClusterSize > 1) {
+    cluster_sync();
+  }
 #else
   // Built for an architecture without wgmma (the sm_80 pass of an AOT build): never launched.
   (void)tmap_a, (void)tmap_b, (void)tmap_c, (void)C, (void)M, (void)N, (void)K, (void)group_m, (void)splits,

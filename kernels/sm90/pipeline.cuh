@@ -40,6 +40,11 @@ struct SharedStorage {
   __device__ ptx::u32* split_flag(int consumer) const {
     return reinterpret_cast<ptx::u32*>(empty(T::kStages)) + consumer;
   }
+  // Two words per consumer: the first row and column of the part of a tile it staged for a
+  // reduction inside a cluster. The same bytes as the split flags, which such a launch never uses.
+  __device__ ptx::u32* staged_origin(int consumer) const {
+    return reinterpret_cast<ptx::u32*>(empty(T::kStages)) + 2 * consumer;
+  }
 };
 
 // Thread 0 initialises the barriers; with clusters every CTA's barriers must be live before any
@@ -78,8 +83,6 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
                                const TileScheduler<T::kClusterM, T::kClusterN>& sched, ptx::u32 rank) {
   using namespace ptx;
   constexpr u16 kBoth = 0b11;
-  tma_prefetch_descriptor(&tmap_a);
-  tma_prefetch_descriptor(&tmap_b);
   RingPosition pos;
   auto cursor = sched.start();
   for (WorkUnit w; sched.next(cursor, rank, w);) {

@@ -9,6 +9,11 @@
 //     it suits any launch, at the cost of one SM reading all partial tiles.
 // The last to leave resets the counters to zero for the next launch.
 //
+// Or, with no workspace at all (stage_for_cluster, sum_slice_in_cluster): the parts of a tile are the CTAs of one
+// cluster, each with a single unit. Each writes its partial sums into its own (now idle) stage
+// ring, one cluster barrier publishes them, and each CTA sums its slice of the tile from every
+// CTA's shared memory in rank order and stores it. On-chip round trips replace the global ones.
+//
 // Workspace (zeroed once when allocated; every launch leaves its counters at zero again):
 //   counters: arrivals, then departures, one u32 each per (reduced tile, warpgroup part), padded
 //             to 256 bytes;
@@ -16,10 +21,12 @@
 //             which a warpgroup's thread t keeps its accumulator pairs at t, t + 128, ...
 // The host sizes it with the same formula (src/core/kernel_config.cpp).
 #pragma once
+#include "ptx/cluster.cuh"
 #include "ptx/global.cuh"
 #include "ptx/named_barrier.cuh"
 #include "sm90/epilogue.cuh"
 #include "sm90/hgemm_traits.cuh"
+#include "sm90/work_division.cuh"
 
 namespace gemmforge::sm90 {
 
@@ -36,6 +43,7 @@ struct SplitK {
   // once the compiler spilled them).
   static constexpr int kChunk = kPairs <= 32 && kPairs % 16 == 0 ? 16 : (kPairs % 8 == 0 ? 8 : (kPairs % 4 == 0 ? 4 : 2));
   static constexpr int kBatch = kPairs <= 32 ? 4 : (kPairs <= 64 ? 2 : 1);
+  static constexpr int kClusterBatch = 4;  // other CTAs' pairs in flight at once (reduce_in_cluster)
   static constexpr int kSliceChunk = kPairs <= 64 ? 4 : 2, kSliceBatch = kPairs <= 32 ? 8 : (kPairs <= 64 ? 4 : 2);
   static_assert(T::Mma::kRegs % 2 == 0 && kPairs % kChunk == 0, "accumulators are moved in pairs");
 
@@ -159,6 +167,51 @@ struct SplitK {
       }
     }
     return true;
+  }
+
+  // In-cluster, first half: this warpgroup part's partial sums into its slot in the CTA's stage
+  // ring, idle after the CTA's only unit (the host checks the ring holds every part's slot:
+  // cluster_reduction_bytes in kernel_config.cpp), and the part's first row and column into
+  // `origin`. A cluster barrier publishes them (hgemm_ws.cuh).
+  static __device__ ptx::u64* cluster_slot(unsigned char* ring, int wg_part) {
+    return reinterpret_cast<ptx::u64*>(ring) + size_t(wg_part) * kSlotPairs + threadIdx.x % 128;
+  }
+  static __device__ void stage_for_cluster(Acc& acc, unsigned char* ring, int wg_part, ptx::u32* origin, int row0,
+                                           int col0) {
+    using namespace ptx;
+    if (threadIdx.x % 128 == 0) origin[0] = u32(row0), origin[1] = u32(col0);
+    // The ring is overwritten only after every warpgroup that reads it retired its last wgmma.
+    named_barrier_sync(T::kRingRetiredBarrier, 128 * T::kStageReaders);
+    fence_proxy_async_shared();  // the async proxy's last reads of the ring before these writes
+    u64* mine = cluster_slot(ring, wg_part);
+#pragma unroll
+    for (int c = 0; c < kPairs; ++c) mine[c * 128] = pack(pair_lo(acc, c), pair_hi(acc, c));
+  }
+
+  // Second half, after that barrier: this CTA, rank `rank` of the `parts` CTAs of its cluster
+  // (all on one tile), sums pairs [rank·kPairs/parts, (rank+1)·kPairs/parts) of every thread from
+  // each CTA's slot in rank order, and stores them.
+  static __device__ void sum_slice_in_cluster(unsigned char* ring, int wg_part, int rank, int parts, ptx::u16* C,
+                                              int M, int N, int row0, int col0) {
+    using namespace ptx;
+    const u32 first = smem_addr(cluster_slot(ring, wg_part));
+    const int begin = rank * kPairs / parts, end = (rank + 1) * kPairs / parts;
+    for (int c = begin; c < end; ++c) {
+      const u32 pair = first + u32(c) * 128 * 8;
+      AccReg lo, hi;
+      for (int q0 = 0; q0 < parts; q0 += kClusterBatch) {
+        u64 v[kClusterBatch];
+#pragma unroll
+        for (int b = 0; b < kClusterBatch; ++b)
+          if (q0 + b < parts) v[b] = load_shared_cluster(map_shared_to_rank(pair, u32(q0 + b)));
+#pragma unroll
+        for (int b = 0; b < kClusterBatch; ++b) {
+          if (q0 + b == 0) set(lo, hi, v[b]);
+          else if (q0 + b < parts) add(lo, hi, v[b]);
+        }
+      }
+      store_accumulator_pair<T>(c, lo, hi, C, M, N, row0, col0);
+    }
   }
 };
 

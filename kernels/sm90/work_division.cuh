@@ -19,7 +19,13 @@ namespace gemmforge::sm90 {
 enum LaunchFlags : int {
   kFlagStreamK = 1,           // deal the last partial wave's K iterations to every CTA
   kFlagSlicedReduction = 2,   // shared tiles: every part sums a slice (needs a persistent grid)
+  // The parts of a tile are the CTAs of one cluster (launched with cluster size = splits, one unit
+  // per CTA) and sum through distributed shared memory instead of a global workspace.
+  kFlagClusterReduction = 4,
 };
+
+// Most CTAs in a cluster (16 needs the non-portable cluster size the host allows per kernel).
+inline constexpr int kMaxClusterSplits = 16;
 
 struct StreamKPlan {
   long long dp_tiles = 0;  // tiles done whole: the full waves

@@ -57,6 +57,11 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
                  "with --impl gemmforge: programmatic dependent launch (a call's set-up overlaps the end of "
                  "the kernel before it in the stream): off, on or both")
       ->capture_default_str();
+  app.add_option("--cluster-reduction", o.cluster_reduction,
+                 "with --impl gemmforge and a split count > 1: sum a split tile inside a cluster of its parts' CTAs "
+                 "through distributed shared memory (non-persistent grid, at most 16 parts, no workspace) instead "
+                 "of through global memory: off, on or both")
+      ->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the gate's random inputs and of the round order")->capture_default_str();
 }
 
@@ -91,32 +96,31 @@ std::vector<int> parse_splits(const std::string& text) {
   return out;
 }
 
-std::vector<bool> parse_pdl(const std::string& text) {
+std::vector<bool> parse_off_on_both(const std::string& text, const std::string& option) {
   if (text == "off") return {false};
   if (text == "on") return {true};
   if (text == "both") return {false, true};
-  throw Error("--pdl takes off, on or both, not '" + text + "'");
+  throw Error(option + " takes off, on or both, not '" + text + "'");
 }
 
 nlohmann::json prepare_gemmforge(const ProblemOptions& p, BenchOptions& o, DeviceContext& ctx) {
   if (std::find(o.impls.begin(), o.impls.end(), "gemmforge") == o.impls.end()) return nullptr;
   std::vector<KernelConfig> configs;
   std::vector<Sm80Config> sm80;
-  std::vector<int> groups, splits;
-  std::vector<bool> pdl;
+  LaunchSweep sweep;
   try {
     configs = read_configs(p.configs, o.layouts, o.acc);
     sm80 = read_sm80_configs(p.configs, o.layouts, o.acc);
     if (configs.empty() && sm80.empty()) throw Error("--configs " + p.configs + " names no configuration");
-    groups = parse_group_m(p.group_m);
-    splits = parse_splits(p.splits);
-    pdl = parse_pdl(p.pdl);
+    sweep.group_m = parse_group_m(p.group_m);
+    sweep.splits = parse_splits(p.splits);
+    sweep.pdl = parse_off_on_both(p.pdl, "--pdl");
+    sweep.cluster_reduction = parse_off_on_both(p.cluster_reduction, "--cluster-reduction");
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
   // A file may hold sm80 configs only: then there is no Hopper sweep to set up.
-  nlohmann::json summary =
-      configs.empty() ? nlohmann::json::object() : setup_gemmforge_sweep(o, ctx, configs, groups, splits, pdl);
+  nlohmann::json summary = configs.empty() ? nlohmann::json::object() : setup_gemmforge_sweep(o, ctx, configs, sweep);
   if (!sm80.empty()) summary["sm80"] = add_sm80_sweep(o, ctx, sm80);
   if (p.specialize) enable_shape_specialization(o, ctx);
   summary["specialize"] = p.specialize;
@@ -132,7 +136,8 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
   b.acc = parse_accum(o.acc);
   parse_group_m(o.group_m);  // checked here, before any GPU work; used by prepare_gemmforge
   parse_splits(o.splits);
-  parse_pdl(o.pdl);
+  parse_off_on_both(o.pdl, "--pdl");
+  parse_off_on_both(o.cluster_reduction, "--cluster-reduction");
   wants_torch = false;
   for (const auto& name : split_list(o.impls)) {
     if (!is_known_impl(name))

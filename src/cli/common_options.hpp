@@ -20,6 +20,7 @@ struct ProblemOptions {
   std::string group_m = "auto";        // raster groups each config is swept with
   std::string splits = "1";            // split-K part counts each config is swept with
   std::string pdl = "off";             // programmatic dependent launch: off, on or both
+  std::string cluster_reduction = "off";  // split tiles summed inside a cluster: off, on or both
   bool specialize = false;             // bench only: also time shape-specialized builds of the finalists
   uint64_t seed = 1;
 };
@@ -38,8 +39,9 @@ std::vector<int> parse_group_m(const std::string&);
 // else but 1..kMaxSplits.
 inline constexpr int kAutoSplits = 0, kStreamK = -1;
 std::vector<int> parse_splits(const std::string&);
-// --pdl: off, on or both; the values each config is swept with.
-std::vector<bool> parse_pdl(const std::string&);
+// --pdl and --cluster-reduction: off, on or both; the values each config is swept with. `option`
+// names the flag in the error.
+std::vector<bool> parse_off_on_both(const std::string& text, const std::string& option);
 nlohmann::json prepare_gemmforge(const ProblemOptions&, BenchOptions&, DeviceContext&);
 
 std::vector<std::string> split_list(const std::string& comma_separated);

@@ -98,14 +98,13 @@ std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector
 }
 
 nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<KernelConfig>& configs,
-                                     const std::vector<int>& group_m, const std::vector<int>& splits,
-                                     const std::vector<bool>& pdl) {
+                                     const LaunchSweep& sweep) {
   nlohmann::json failures;
   const auto compiled = compile_configs(configs, [](const KernelConfig& c) { return compile_request(c); }, "compile", failures);
   if (compiled->empty()) throw Error("no gemmforge kernel configuration compiled");
 
   DeviceContext* device = &ctx;
-  o.gemmforge_candidates = [compiled, device, group_m, splits, pdl](const Problem& p, const std::vector<Operands>& sets) {
+  o.gemmforge_candidates = [compiled, device, sweep](const Problem& p, const std::vector<Operands>& sets) {
     std::vector<std::unique_ptr<GemmImpl>> out;
     const auto& s = p.shape;
     for (auto& c : *compiled) {
@@ -113,30 +112,37 @@ nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const 
       if (!c.loaded) c.loaded = Sm90Kernel::load(c.config, c.cubin);
       // Effective split counts, so that 'auto' and an equal number run once; stream-K as -1.
       std::set<int> parts;
-      for (int k : splits) {
+      for (int k : sweep.splits) {
         if (k == kStreamK) {
           if (launch_problem(c.config, LaunchKnobs{.stream_k = true}).empty()) parts.insert(kStreamK);
           continue;
         }
         parts.insert(effective_splits(c.config, s.K, k > 0 ? k : auto_splits(c.config, s.M, s.N, s.K, device->info().sm_count)));
       }
-      for (int g : group_m)
+      for (int g : sweep.group_m)
         for (int k : parts)
-          for (bool programmatic : pdl) {
-            LaunchKnobs knobs;
-            knobs.group_m = g;
-            knobs.splits = k == kStreamK ? 1 : k;
-            knobs.stream_k = k == kStreamK;
-            knobs.pdl = programmatic;
-            auto impl = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
-            impl->prepare(p, sets);
-            out.push_back(std::move(impl));
-          }
+          for (bool programmatic : sweep.pdl)
+            for (bool in_cluster : sweep.cluster_reduction) {
+              LaunchKnobs knobs;
+              knobs.group_m = g;
+              knobs.splits = k == kStreamK ? 1 : k;
+              knobs.stream_k = k == kStreamK;
+              knobs.pdl = programmatic;
+              if (in_cluster) {
+                if (knobs.splits < 2 || knobs.splits > kMaxClusterSplits) continue;
+                knobs = cluster_reduced(knobs);
+                if (!launch_problem(c.config, knobs).empty()) continue;
+              }
+              auto impl = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
+              impl->prepare(p, sets);
+              out.push_back(std::move(impl));
+            }
     }
     return out;
   };
   return {{"configs_requested", configs.size()}, {"configs_compiled", compiled->size()}, {"left_out", failures},
-          {"group_m", group_m}, {"splits", splits}, {"pdl", pdl}};
+          {"group_m", sweep.group_m}, {"splits", sweep.splits}, {"pdl", sweep.pdl},
+          {"cluster_reduction", sweep.cluster_reduction}};
 }
 
 std::vector<Sm80Config> read_sm80_configs(const std::string& arg, const std::vector<Layout>& layouts, Accum acc) {

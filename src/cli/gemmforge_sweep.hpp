@@ -15,14 +15,21 @@ namespace gemmforge::cli {
 // entries are skipped (read_sm80_configs reads them).
 std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector<Layout>&, Accum);
 
+// The launch knobs each Hopper config is swept with (every combination that can run).
+struct LaunchSweep {
+  std::vector<int> group_m = {0};   // raster groups (0 = auto_group_m)
+  // Split-K part counts (0 = auto_splits, -1 = stream-K); counts that come to the same parts for
+  // a shape are timed once.
+  std::vector<int> splits = {1};
+  std::vector<bool> pdl = {false};  // with and/or without programmatic dependent launch
+  // Split tiles summed through a global workspace and/or inside a cluster (split counts > 1 only).
+  std::vector<bool> cluster_reduction = {false};
+};
+
 // Compiles every config (progress line on stderr), reports the ones that fail, and installs
 // o.gemmforge_candidates. Returns a JSON summary for the run's settings.
-// group_m: the raster groups each config is swept with (0 = auto_group_m); splits: the split-K
-// part counts (0 = auto_splits, -1 = stream-K); counts that come to the same parts for a shape are
-// timed once; pdl: with and/or without programmatic dependent launch.
 nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext&, const std::vector<KernelConfig>&,
-                                     const std::vector<int>& group_m = {0}, const std::vector<int>& splits = {1},
-                                     const std::vector<bool>& pdl = {false});
+                                     const LaunchSweep& = {});
 
 // The sm80 family (mma.sync + cp.async). A config file may mix families: entries with
 // "family": "sm80" or a name starting "sm80_" (an object's "name" or a bare string) are

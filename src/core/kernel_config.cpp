@@ -12,6 +12,8 @@
 
 namespace gemmforge {
 
+static_assert(kMaxClusterSplits == sm90::kMaxClusterSplits, "host and kernel agree on the largest cluster");
+
 namespace {
 
 const char* mode_name(ConsumerMode m) { return m == ConsumerMode::cooperative ? "coop" : "pingpong"; }
@@ -27,6 +29,13 @@ std::string knobs_problem(const LaunchKnobs& k) {
   if (k.splits < 1 || k.splits > kMaxSplits) return "splits must be 1.." + std::to_string(kMaxSplits);
   if (k.stream_k && k.splits > 1) return "stream-K and split-K exclude each other";
   if (k.stream_k && !k.persistent) return "stream-K deals iterations to a persistent grid";
+  if (k.cluster_reduction) {
+    if (k.splits < 2) return "a reduction inside a cluster needs split-K (splits >= 2)";
+    if (k.splits > kMaxClusterSplits)
+      return "a reduction inside a cluster takes at most " + std::to_string(kMaxClusterSplits) +
+             " parts (a cluster's largest size)";
+    if (k.persistent) return "a reduction inside a cluster gives each CTA one unit: launch it non-persistent";
+  }
   return {};
 }
 
@@ -145,13 +154,14 @@ std::string LaunchKnobs::suffix() const {
   if (stream_k) s += "_sk";
   if (!persistent) s += "_np";
   if (pdl) s += "_pdl";
-  if (!sliced_reduction && (splits > 1 || stream_k)) s += "_lastsum";
+  if (!sliced_reduction && (splits > 1 || stream_k) && !cluster_reduction) s += "_lastsum";
+  if (cluster_reduction) s += "_dsm";
   return s;
 }
 
 nlohmann::json LaunchKnobs::to_json() const {
   return {{"persistent", persistent}, {"group_m", group_m}, {"splits", splits}, {"stream_k", stream_k}, {"pdl", pdl},
-          {"sliced_reduction", sliced_reduction}};
+          {"sliced_reduction", sliced_reduction}, {"cluster_reduction", cluster_reduction}};
 }
 
 LaunchKnobs LaunchKnobs::from_json(const nlohmann::json& j) {
@@ -163,6 +173,7 @@ LaunchKnobs LaunchKnobs::from_json(const nlohmann::json& j) {
     k.stream_k = j.value("stream_k", false);
     k.pdl = j.value("pdl", false);
     k.sliced_reduction = j.value("sliced_reduction", true);
+    k.cluster_reduction = j.value("cluster_reduction", false);
     if (k.group_m < 0) throw Error("launch knobs: group_m must be >= 0 (0 = automatic)");
     if (auto why = knobs_problem(k); !why.empty()) throw Error("launch knobs: " + why);
     return k;
@@ -198,11 +209,37 @@ size_t streamk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int6
 std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
   if (auto why = knobs_problem(k); !why.empty()) return why;
   if (k.stream_k && c.cluster_m * c.cluster_n > 1) return "stream-K shares tiles between CTAs, not between clusters";
+  if (k.cluster_reduction) {
+    if (c.cluster_m * c.cluster_n > 1) return "a reduction inside a cluster runs the cluster along K: the config's cluster must be 1x1";
+    const int ring = c.stages * (c.block_m + c.block_n) * c.block_k * 2;
+    if (ring < cluster_reduction_bytes(c))
+      return "a reduction inside a cluster writes " + std::to_string(cluster_reduction_bytes(c)) +
+             " bytes of partial sums over the stage ring, which holds " + std::to_string(ring);
+  }
   return {};
 }
 
+int cluster_reduction_bytes(const KernelConfig& c) {
+  const int parts = c.mode == ConsumerMode::pingpong ? 1 : c.consumers;  // kernels/sm90/split_k.cuh's slots
+  return parts * c.accumulator_registers() * 128 * 4;
+}
+
+LaunchKnobs cluster_reduced(LaunchKnobs split) {
+  split.cluster_reduction = true;
+  split.persistent = false;
+  split.stream_k = false;
+  split.splits = std::min(split.splits, kMaxClusterSplits);
+  return split;
+}
+
 LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, int resident_ctas) {
-  if (tuned.splits > 1) tuned.splits = auto_splits(c, M, N, K, resident_ctas);
+  if (tuned.splits > 1) {
+    tuned.splits = auto_splits(c, M, N, K, resident_ctas);
+    if (tuned.cluster_reduction) {
+      if (tuned.splits > 1) tuned = cluster_reduced(tuned);
+      else tuned.cluster_reduction = false;  // the tiles fill the GPU: unsplit, no cluster to reduce in
+    }
+  }
   return tuned;
 }
 

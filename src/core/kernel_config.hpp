@@ -47,6 +47,8 @@ struct KernelConfig {
 };
 
 inline constexpr int kMaxSplits = 32;
+// Most split-K parts summed inside one cluster (its largest size, 16 being non-portable).
+inline constexpr int kMaxClusterSplits = 16;
 
 // Run-time knobs: the same cubin serves every value.
 struct LaunchKnobs {
@@ -69,6 +71,11 @@ struct LaunchKnobs {
   // stores a slice of it, waiting for the others: persistent grids only) or by the CTA that
   // finishes last (no waiting; one SM reads every partial tile). Both add in a fixed order.
   bool sliced_reduction = true;
+  // Split-K reduced inside a cluster: the `splits` parts of a tile run as the CTAs of one cluster
+  // (cluster size = parts, at most kMaxClusterSplits) and sum each other's partial sums through
+  // distributed shared memory, in rank order (deterministic), with no workspace and no trips
+  // through global memory. One unit per CTA, so the grid is not persistent; 1x1 configs only.
+  bool cluster_reduction = false;
 
   bool operator==(const LaunchKnobs&) const = default;
   // "" for the defaults, else e.g. "_g8_k4" or "_sk": appended to a config name to name a candidate.
@@ -87,6 +94,12 @@ size_t splitk_workspace_bytes(const KernelConfig&, int64_t M, int64_t N, int64_t
 size_t streamk_workspace_bytes(const KernelConfig&, int64_t M, int64_t N, int64_t K, int ctas);
 // Why these launch knobs cannot run this config; empty when they can.
 std::string launch_problem(const KernelConfig&, const LaunchKnobs&);
+// Shared memory a split-K reduction inside a cluster needs in each CTA: one f32 (or f16) slot of
+// partial sums per consumer part, written over the stage ring (which must be at least this big).
+int cluster_reduction_bytes(const KernelConfig&);
+// A cluster-reduced variant of split-K knobs: the same parts (at most kMaxClusterSplits), each CTA
+// one unit. Check the result with launch_problem: not every config can take it.
+LaunchKnobs cluster_reduced(LaunchKnobs split);
 
 // The split-K parts that fill the GPU when the output tiles alone do not: enough units for the
 // resident CTAs (at most kMaxSplits), each part at least kMinSplitKBlocks of K so its prologue
@@ -97,7 +110,7 @@ inline constexpr int kMaxSwapBlockN = 128;
 int auto_splits(const KernelConfig&, int64_t M, int64_t N, int64_t K, int resident_ctas);
 // How knobs tuned on one shape launch the config on another (a class rule serving an unseen
 // shape, a class winner tried on a new one): the same knobs, with a split-K count recomputed
-// for this shape. The runtime serves rules so, and the tuner measures their evidence so.
+// for this shape (at most kMaxClusterSplits when reduced in a cluster). The runtime serves rules so, and the tuner measures their evidence so.
 LaunchKnobs knobs_for_shape(const KernelConfig&, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, int resident_ctas);
 
 // A tuner candidate and a table entry's kernel: a compiled config and how it is launched.

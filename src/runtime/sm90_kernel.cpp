@@ -90,9 +90,22 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   // and a cooperative launch guarantees they all run at once even when other kernels hold SMs
   // (without it, a CTA could spin on a part that waits for the SM the spinner holds).
   cooperative_ = knobs_.sliced_reduction && knobs_.persistent && (splits_ > 1 || knobs_.stream_k);
-  launch_flags_ = (knobs_.stream_k ? sm90::kFlagStreamK : 0) | (cooperative_ ? sm90::kFlagSlicedReduction : 0);
-  workspace_bytes_ = knobs_.stream_k ? streamk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, int(grid_.x))
-                                     : splitk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, splits_);
+  // Reducing inside a cluster: the parts of a tile are consecutive CTAs (tile_scheduler.cuh), so
+  // clusters of `splits` CTAs along the grid hold one tile each, rank = part. K too short to
+  // split leaves one part: an ordinary launch.
+  const bool in_cluster = knobs_.cluster_reduction && splits_ > 1;
+  cluster_ = in_cluster ? dim3(unsigned(splits_), 1, 1) : dim3(unsigned(cluster), 1, 1);
+  if (in_cluster) {
+    if (splits_ > 8) kernel_->set_attribute(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    if (jit::max_active_clusters(*kernel_, block_, cluster_, smem_bytes_) < 1)
+      throw Error(KernelCandidate{config_, knobs_}.name() + ": no cluster of " + std::to_string(splits_) +
+                  " CTAs of this kernel fits on the GPU");
+  }
+  launch_flags_ = (knobs_.stream_k ? sm90::kFlagStreamK : 0) | (cooperative_ ? sm90::kFlagSlicedReduction : 0) |
+                  (in_cluster ? sm90::kFlagClusterReduction : 0);
+  workspace_bytes_ = in_cluster       ? 0
+                     : knobs_.stream_k ? streamk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, int(grid_.x))
+                                       : splitk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, splits_);
   if (!caller_workspace_ && workspace_bytes_ > 0) {
     if (own_workspace_.bytes() < workspace_bytes_) own_workspace_ = DeviceBuffer(workspace_bytes_);
     // Zeroed on every prepare: the counters of this problem may sit where the partial sums of
@@ -106,6 +119,9 @@ std::string Sm90Kernel::launch_detail() const {
          (splits_ > 1 ? ", K split in " + std::to_string(splits_) : std::string()) +
          (knobs_.stream_k ? ", stream-K for the last partial wave" : std::string()) +
          (cooperative_ ? ", shared tiles summed in slices (cooperative launch)" : std::string()) +
+         ((launch_flags_ & sm90::kFlagClusterReduction) ? ", each tile's parts summed in a cluster of " +
+                                                              std::to_string(cluster_.x) + " CTAs"
+                                                        : std::string()) +
          (workspace_bytes_ > 0 ? " (workspace " + std::to_string(workspace_bytes_ >> 10) + " KiB)" : std::string()) +
          (config_.cluster_m * config_.cluster_n > 1 ? ", at most " + std::to_string(resident_clusters_) + " clusters resident"
                                                     : std::string());

@@ -46,6 +46,10 @@ std::vector<KernelCandidate> launch_variants(const KernelConfig& c, const Shape&
     LaunchKnobs split = plain;
     split.splits = k;
     out.push_back({c, split});
+    // The same parts summed inside a cluster (no trips through global memory), where the config
+    // can take it; auto_splits' count capped at a cluster's largest size.
+    if (const LaunchKnobs in_cluster = cluster_reduced(split); launch_problem(c, in_cluster).empty())
+      out.push_back({c, in_cluster});
   }
   return out;
 }

@@ -225,6 +225,58 @@ TEST(LaunchKnobs, NameAndJsonRoundTrip) {
   EXPECT_THROW(LaunchKnobs::from_json({{"splits", "four"}}), Error);
 }
 
+TEST(LaunchKnobs, AReductionInsideAClusterHasItsOwnRules) {
+  KernelConfig c;  // 128x128, 4 stages, two cooperative consumers
+  LaunchKnobs split;
+  split.splits = 24;
+  split.pdl = true;
+  const LaunchKnobs k = cluster_reduced(split);
+  EXPECT_TRUE(k.cluster_reduction);
+  EXPECT_FALSE(k.persistent);  // one unit per CTA
+  EXPECT_EQ(k.splits, kMaxClusterSplits);  // a cluster's largest size
+  EXPECT_TRUE(k.pdl);
+  EXPECT_EQ(launch_problem(c, k), "");
+  EXPECT_NE(KernelCandidate(c, k).name().find("_k16_np_pdl_dsm"), std::string::npos) << KernelCandidate(c, k).name();
+  EXPECT_EQ(LaunchKnobs::from_json(k.to_json()), k);
+  // Each rule, with its reason.
+  LaunchKnobs persistent = k;
+  persistent.persistent = true;
+  EXPECT_NE(launch_problem(c, persistent).find("non-persistent"), std::string::npos);
+  LaunchKnobs unsplit = k;
+  unsplit.splits = 1;
+  EXPECT_NE(launch_problem(c, unsplit).find("needs split-K"), std::string::npos);
+  LaunchKnobs too_many = k;
+  too_many.splits = kMaxClusterSplits + 1;
+  EXPECT_NE(launch_problem(c, too_many).find("at most 16"), std::string::npos);
+  EXPECT_THROW(LaunchKnobs::from_json(too_many.to_json()), Error);
+  KernelConfig pair = c;
+  pair.cluster_m = 2;
+  pair.multicast = true;
+  EXPECT_NE(launch_problem(pair, k).find("must be 1x1"), std::string::npos);
+  // The partial sums are written over the stage ring: 128x256 f32 in 2 stages holds
+  // 2 x 384 x 128 bytes = 96 KiB, less than the tile's 128 KiB of f32 sums.
+  KernelConfig shallow = c;
+  shallow.block_n = 256;
+  shallow.stages = 2;
+  EXPECT_EQ(cluster_reduction_bytes(shallow), 128 * 256 * 4);
+  EXPECT_NE(launch_problem(shallow, k).find("over the stage ring"), std::string::npos);
+  shallow.stages = 3;
+  EXPECT_EQ(launch_problem(shallow, k), "");
+  KernelConfig pp = c;
+  pp.mode = ConsumerMode::pingpong;  // one warpgroup owns the tile: one slot of 128x128 sums
+  EXPECT_EQ(cluster_reduction_bytes(pp), 128 * 128 * 4);
+  // Another shape: the parts are recomputed and stay within a cluster; a shape the tiles fill
+  // runs unsplit, with no cluster to reduce in.
+  const LaunchKnobs tall = knobs_for_shape(c, k, 128, 128, 65536, 132);
+  EXPECT_TRUE(tall.cluster_reduction);
+  EXPECT_EQ(tall.splits, kMaxClusterSplits);
+  EXPECT_EQ(launch_problem(c, tall), "");
+  const LaunchKnobs full = knobs_for_shape(c, k, 8192, 8192, 4096, 132);
+  EXPECT_FALSE(full.cluster_reduction);
+  EXPECT_EQ(full.splits, 1);
+  EXPECT_EQ(launch_problem(c, full), "");
+}
+
 TEST(SplitK, PartsAreClampedAndTheWorkspaceCountsEverySlot) {
   KernelConfig c;  // 128x128, two cooperative consumers: two row parts per tile
   EXPECT_EQ(effective_splits(c, 16384, 8), 8);

@@ -39,10 +39,21 @@ TEST(TuneDecisions, SplitKOnlyWhereTheTilesCannotFillTheSms) {
   EXPECT_EQ(split_count(tile(128, 128), {128, 128, 64}, 132, kMaxSplits), 1);      // one K block: nothing to split
   EXPECT_EQ(launch_variants(tile(128, 128), {4096, 4096, 4096}, 132, kMaxSplits).size(), 1u);
   const auto v = launch_variants(tile(128, 128), {1024, 1024, 8192}, 132, kMaxSplits);
-  ASSERT_EQ(v.size(), 2u);
+  ASSERT_EQ(v.size(), 3u);  // unsplit; split, summed through global memory; and inside a cluster
   EXPECT_EQ(v[0].knobs.splits, 1);
   EXPECT_EQ(v[1].knobs.splits, 3);
+  EXPECT_FALSE(v[1].knobs.cluster_reduction);
+  EXPECT_EQ(v[2].knobs.splits, 3);
+  EXPECT_TRUE(v[2].knobs.cluster_reduction);
+  EXPECT_EQ(launch_problem(v[2].config, v[2].knobs), "");
   EXPECT_NE(v[0].name(), v[1].name());
+  EXPECT_NE(v[1].name(), v[2].name());
+  // A config that cannot reduce in a cluster (a two-CTA multicast cluster of its own) gets only
+  // the global-memory split.
+  KernelConfig pair = tile(128, 128);
+  pair.cluster_m = 2;
+  pair.multicast = true;
+  EXPECT_EQ(launch_variants(pair, {1024, 1024, 8192}, 132, kMaxSplits).size(), 2u);
   EXPECT_EQ(launch_variants(tile(128, 128), {1024, 1024, 8192}, 132, 1).size(), 1u);  // --max-splits 1
 }
 

@@ -274,8 +274,11 @@ TEST(Tuner, TriesSplitKWhereTheTilesCannotFillTheSms) {
   const TuneResult r = f.run(o);
   std::vector<std::string> split, unsplit;
   for (const auto& line : f.logged("measure")) (line.find("_k") != std::string::npos ? split : unsplit).push_back(line);
-  ASSERT_EQ(split.size(), 1u);  // 4 tiles of 128x128: split; 1024 tiles: not
+  // 4 tiles of 128x128: split, summed through global memory and inside a cluster; 1024 tiles: not.
+  ASSERT_EQ(split.size(), 2u);
   EXPECT_NE(split[0].find("measure 256 256 8192"), std::string::npos);
+  EXPECT_NE(split[1].find("measure 256 256 8192"), std::string::npos);
+  EXPECT_EQ(split[0].find("_dsm") == std::string::npos, split[1].find("_dsm") != std::string::npos);
   EXPECT_EQ(unsplit.size(), 2u);
   // On the pretend device the split launch is the faster one where tiles are few.
   const auto d = f.db().decision({256, 256, 8192}, Layout::tn, Accum::f32);

@@ -172,6 +172,44 @@ TEST(Sm90Kernel, SplitKAndStreamKPassTheGate) {
   }
 }
 
+// Split-K summed inside a cluster of the parts' CTAs through distributed shared memory: every
+// split-K config (both consumer modes, both layouts, f16 sums, swap-AB; the multicast ones are
+// refused by the rules) on the odd and tall shapes, with 2..16 parts (above 8: a non-portable
+// cluster size), with and without PDL, through the gate.
+TEST(Sm90Kernel, SplitKSummedInsideAClusterPassesTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const std::vector<Shape> shapes = {{64, 64, 16384}, {7, 77, 4104}, {77, 1000, 4104}, {1, 1, 8},
+                                     {130, 200, 16384}, {512, 512, 8192}, {64, 64, 4096}};
+  int ran = 0;
+  for (const auto& cfg : split_k_configs()) {
+    const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+    ASSERT_TRUE(compiled.ok) << cfg.name() << "\n" << compiled.log;
+    auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+    for (const Shape& s : shapes)
+      for (int splits : {2, 3, 8, 16}) {
+        const Problem problem{s, cfg.layout, cfg.acc};
+        if (!why_not_supported(cfg, problem).empty()) continue;
+        LaunchKnobs split;
+        split.splits = splits;
+        split.pdl = splits == 3;
+        const LaunchKnobs knobs = cluster_reduced(split);
+        if (!launch_problem(cfg, knobs).empty()) continue;
+        ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+        Sm90Kernel k(*ctx, cfg, knobs, loaded);
+        k.prepare(problem, {buf.guarded()});
+        EXPECT_EQ(k.workspace_bytes(), 0u) << k.note();
+        const bool split_here = effective_splits(cfg, s.K, splits) > 1;
+        EXPECT_EQ(k.launch_detail().find("summed in a cluster") != std::string::npos, split_here) << k.launch_detail();
+        expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
+                                        k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+        ++ran;
+      }
+  }
+  EXPECT_GT(ran, 100);
+}
+
 // The parts of a tile are added in slot order whichever finishes last: the bits of C repeat.
 TEST(Sm90Kernel, SplitKAndStreamKAreDeterministic) {
   GF_REQUIRE_GPU(ctx);
@@ -182,8 +220,8 @@ TEST(Sm90Kernel, SplitKAndStreamKAreDeterministic) {
   ASSERT_TRUE(compiled.ok) << compiled.log;
   auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
   // The last-arriver sum is where the order could depend on timing: which part arrives last.
-  for (int variant = 0; variant < 4; ++variant) {
-    const bool stream_k = variant % 2 == 1, sliced = variant < 2;
+  for (int variant = 0; variant < 5; ++variant) {
+    const bool stream_k = variant % 2 == 1 && variant < 4, sliced = variant < 2;
     const Shape s = stream_k ? Shape{2112, 3000, 4096} : Shape{256, 384, 16384};
     ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
     buf.fill_for_timing(7, ctx->stream());
@@ -191,6 +229,7 @@ TEST(Sm90Kernel, SplitKAndStreamKAreDeterministic) {
     knobs.splits = stream_k ? 1 : 8;
     knobs.stream_k = stream_k;
     knobs.sliced_reduction = sliced;
+    if (variant == 4) knobs = cluster_reduced(knobs);  // summed inside a cluster, in rank order
     Sm90Kernel k(*ctx, cfg, knobs, loaded);
     k.prepare(Problem{s, Layout::tn, cfg.acc}, {buf.guarded()});
     const size_t n = size_t(s.M * s.N);
