@@ -15,14 +15,28 @@ namespace gemmforge::testing {
 
 inline constexpr int kFakeSms = 132;
 
+inline double fake_hopper_us(const Shape& s, const KernelCandidate& cand) {
+  const KernelConfig& c = cand.config;
+  const double tiles_m = std::ceil(double(s.M) / c.block_m), tiles_n = std::ceil(double(s.N) / c.block_n);
+  const double waste = tiles_m * c.block_m * tiles_n * c.block_n / (double(s.M) * double(s.N));
+  const double stage_penalty = 1.0 + 0.04 * std::abs(c.stages - 4);
+  const double consumer_penalty = (c.block_m >= 128 && c.consumers == 1) ? 1.15 : 1.0;
+  const double small_tile_penalty = 1.0 + 8.0 / c.block_n + 8.0 / c.block_m;
+  // Too few tiles leave SMs idle; split-K gives them work at a small reduction cost.
+  const double busy = std::min(1.0, tiles_m * tiles_n * cand.knobs.splits / kFakeSms);
+  const double split_cost = cand.knobs.splits > 1 ? 1.05 : 1.0;
+  const uint64_t h = std::hash<std::string>{}(to_string(s) + cand.name());
+  const double noise = 1.0 + 0.03 * (double(h % 1000) / 1000.0 - 0.5);
+  return 2.0 + s.flops() / 600e6 * waste * stage_penalty * consumer_penalty * small_tile_penalty * noise * split_cost /
+                   std::max(busy, 0.05);
+}
+
 // How much faster than its Hopper model an sm80-family kernel and a build for one shape run on
 // the pretend device; the stand-in worker's --sm80-speedup and --specialized-speedup set them.
 struct FakeSpeedups {
   double sm80 = 1.0;
   double specialized = 1.0;
 };
-
-inline double fake_hopper_us(const Shape& s, const KernelCandidate& cand);
 
 // An sm80 kernel is modelled as the Hopper kernel of its tile (one consumer, its stages), so
 // its time has the same structure; the speedups make either kind the fastest on cue.
@@ -42,22 +56,6 @@ inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand, con
   const uint64_t h = std::hash<std::string>{}(to_string(s) + cand.name());
   const double noise = 1.0 + 0.002 * (double(h % 1000) / 1000.0 - 0.5);
   return cand.sm80_config() || cand.specialized() ? fake_hopper_us(s, model) * noise / speedup : fake_hopper_us(s, cand);
-}
-
-inline double fake_hopper_us(const Shape& s, const KernelCandidate& cand) {
-  const KernelConfig& c = cand.config;
-  const double tiles_m = std::ceil(double(s.M) / c.block_m), tiles_n = std::ceil(double(s.N) / c.block_n);
-  const double waste = tiles_m * c.block_m * tiles_n * c.block_n / (double(s.M) * double(s.N));
-  const double stage_penalty = 1.0 + 0.04 * std::abs(c.stages - 4);
-  const double consumer_penalty = (c.block_m >= 128 && c.consumers == 1) ? 1.15 : 1.0;
-  const double small_tile_penalty = 1.0 + 8.0 / c.block_n + 8.0 / c.block_m;
-  // Too few tiles leave SMs idle; split-K gives them work at a small reduction cost.
-  const double busy = std::min(1.0, tiles_m * tiles_n * cand.knobs.splits / kFakeSms);
-  const double split_cost = cand.knobs.splits > 1 ? 1.05 : 1.0;
-  const uint64_t h = std::hash<std::string>{}(to_string(s) + cand.name());
-  const double noise = 1.0 + 0.03 * (double(h % 1000) / 1000.0 - 0.5);
-  return 2.0 + s.flops() / 600e6 * waste * stage_penalty * consumer_penalty * small_tile_penalty * noise * split_cost /
-                   std::max(busy, 0.05);
 }
 
 inline double fake_baseline_us(const Shape& s) {
