@@ -31,6 +31,8 @@ struct TuneArgs {
   std::string db = "tune.sqlite";
   std::string out = "table.json";
   std::string configs = "all";
+  std::string families = "hopper,sm80";
+  int specialize = 0;
   uint64_t seed = 1;
   int seeds = 2;
   int rule_candidates = 3;
@@ -72,13 +74,26 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     if (!(a.timeout_s > 0)) throw Error("--timeout must be positive (seconds per candidate)");
     if (a.time_limit_s < 0) throw Error("--time-limit must not be negative (0: none)");
     if (a.compile_ahead != "all" && a.compile_ahead != "asked") throw Error("--compile-ahead must be all or asked");
+    o.search_hopper = o.search_sm80 = false;
+    for (const auto& f : split_list(a.families)) {
+      if (f == "hopper") o.search_hopper = true;
+      else if (f == "sm80") o.search_sm80 = true;
+      else throw Error("--families: unknown family '" + f + "' (hopper, sm80)");
+    }
+    if (!o.search_hopper && !o.search_sm80) throw Error("--families names no family (hopper, sm80)");
+    if (a.specialize < 0) throw Error("--specialize must not be negative (0: no builds for one shape)");
+    o.specialize = a.specialize;
     if (a.configs != "all") {
-      // An empty list would mean the whole space to the tuner: say so instead of searching it.
-      o.configs = read_configs(a.configs, o.layouts, o.acc);
+      // An empty list would mean the whole spaces to the tuner: say so instead of searching them.
+      if (o.search_hopper) o.configs = read_configs(a.configs, o.layouts, o.acc);
+      if (o.search_sm80) o.sm80_configs = read_sm80_configs(a.configs, o.layouts, o.acc);
       for (Layout l : o.layouts)
-        if (std::none_of(o.configs.begin(), o.configs.end(), [&](const KernelConfig& c) { return c.layout == l; }))
-          throw Error("--configs " + a.configs + " holds no Hopper (sm90) config for layout " + to_string(l) +
-                      " and accumulator " + to_string(o.acc) + ": the tuner searches the sm90 family only");
+        if (std::none_of(o.configs.begin(), o.configs.end(),
+                         [&](const KernelConfig& c) { return c.layout == l && c.acc == o.acc; }) &&
+            std::none_of(o.sm80_configs.begin(), o.sm80_configs.end(),
+                         [&](const Sm80Config& c) { return c.layout == l && c.acc == o.acc; }))
+          throw Error("--configs " + a.configs + " holds no config of the families searched (" + a.families +
+                      ") for layout " + to_string(l) + " and accumulator " + to_string(o.acc));
     }
     o.seed = a.seed;
     o.seeds = a.seeds;
@@ -147,7 +162,11 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "that crashes, hangs (--timeout) or breaks the CUDA context costs only the worker: it is recorded as\n"
       "failed with the reason and a fresh worker goes on. The two fastest are re-timed against\n"
       "cuBLASLt-autotune in interleaved rounds; a win inside the noise is a tie and the table names cuBLASLt.\n"
-      "Where the output tiles cannot fill the SMs, each config is also tried with split-K.\n\n"
+      "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
+      "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
+      "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"
+      "with its M, N and K compiled in and measures them too (N more measurements, beyond the budget);\n"
+      "the table then names such a build with \"specialized\": true. Class rules name generic kernels only.\n\n"
       "Every result goes into the SQLite database (--db) as it is measured. Run the same command again\n"
       "to resume: nothing measured is measured again, finished shapes are skipped, a larger --budget goes\n"
       "on searching. Results from another GPU, architecture or kernel source are never reused.\n\n"
@@ -155,6 +174,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  gemmforge tune --shape 4096x4096x4096 --layout tn --budget 32\n"
       "  gemmforge tune --shapes grid --layout both --strategy rl --budget 16 --db tune.sqlite --out tables/h200.json\n"
       "  gemmforge tune --shapes grid --time-limit 540      # stop starting shapes after 9 min; rerun to go on\n"
+      "  gemmforge tune --shapes shapes/tiny.txt --specialize 2   # sm80 and shape-specialized entries too\n"
       "  gemmforge tune --shapes shapes/large.txt --configs bench/configs/large2.json --strategy exhaustive\n"
       "Writes OUT (the table, schema gemmforge.table/1: exact entries for every tuned problem in the database,\n"
       "one rule per shape class, layout and accumulator), OUT's .decisions.csv and .summary.json beside it.\n"
@@ -171,7 +191,14 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--db", args->db, "the SQLite results database (created if missing; resumed if present)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "the dispatch table to write (.json)")->capture_default_str();
-  cmd->add_option("--configs", args->configs, "'all' kernel configs, or a JSON file of them (gemmforge kernels --out)")
+  cmd->add_option("--configs", args->configs,
+                  "'all': every config of the families searched; 'sm80': the sm80 space only; or a JSON file of "
+                  "configs of either family (gemmforge kernels --out)")
+      ->capture_default_str();
+  cmd->add_option("--families", args->families, "kernel families searched: hopper, sm80 or both (comma-separated)")
+      ->capture_default_str();
+  cmd->add_option("--specialize", args->specialize,
+                  "rebuild the best N candidates of each problem for its exact shape and measure them (0: off)")
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "seed of the strategies and the gate's inputs")->capture_default_str();
   cmd->add_option("--seeds", args->seeds, "earlier winners of the shape's class measured first, within the budget")

@@ -9,6 +9,7 @@
 #include "cli/common_options.hpp"
 #include "core/progress.hpp"
 #include "jit/compile_pool.hpp"
+#include "runtime/candidate_kernel.hpp"
 #include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 
@@ -207,24 +208,19 @@ void enable_shape_specialization(BenchOptions& o, DeviceContext& ctx) {
     try {
       // What each build is: the finalist's family, config and launch, with this shape compiled in.
       struct Build {
-        const Sm90Kernel* sm90 = nullptr;
-        const Sm80Kernel* sm80 = nullptr;
+        KernelCandidate candidate;
         size_t request = 0;  // finalists that differ only in launch knobs share one cubin
       };
       std::vector<Build> builds;
       std::vector<jit::CompileRequest> reqs;
       std::map<std::string, size_t> request_of;
-      auto add = [&](Build b, jit::CompileRequest r) {
-        auto [it, added] = request_of.emplace(r.name, reqs.size());
-        if (added) reqs.push_back(std::move(r));
-        b.request = it->second;
-        builds.push_back(b);
-      };
       for (const GemmImpl* f : finalists) {
-        if (auto* k = dynamic_cast<const Sm90Kernel*>(f); k && !k->constants())
-          add({k, nullptr}, compile_request(k->config(), p.shape));
-        else if (auto* k80 = dynamic_cast<const Sm80Kernel*>(f); k80 && !k80->constants())
-          add({nullptr, k80}, compile_request(k80->config(), sm80_arch, p.shape));
+        const auto c = candidate_of(*f);
+        if (!c || c->specialized()) continue;
+        const KernelCandidate built = c->specialized_for(p.shape);
+        auto [it, added] = request_of.emplace(built.build_name(), reqs.size());
+        if (added) reqs.push_back(compile_request(built, sm80_arch));
+        builds.push_back({built, it->second});
       }
       if (reqs.empty()) return out;
       jit::KernelCache cache;
@@ -242,17 +238,10 @@ void enable_shape_specialization(BenchOptions& o, DeviceContext& ctx) {
       std::vector<std::shared_ptr<jit::LoadedKernel>> loaded(results.size());  // one module per cubin
       for (const Build& b : builds) {
         if (!built[b.request]) continue;
-        const std::vector<char>& cubin = results[b.request].cubin;
         try {
-          std::unique_ptr<GemmImpl> impl;
           auto& module = loaded[b.request];
-          if (b.sm90) {
-            if (!module) module = Sm90Kernel::load(b.sm90->config(), cubin);
-            impl = std::make_unique<Sm90Kernel>(*device, b.sm90->config(), b.sm90->knobs(), module, p.shape);
-          } else {
-            if (!module) module = Sm80Kernel::load(b.sm80->config(), cubin);
-            impl = std::make_unique<Sm80Kernel>(*device, b.sm80->config(), module, p.shape);
-          }
+          if (!module) module = load_candidate(b.candidate, results[b.request].cubin);
+          std::unique_ptr<GemmImpl> impl = make_candidate_kernel(*device, b.candidate, module);
           impl->prepare(p, sets);
           out.push_back(std::move(impl));
         } catch (const Error& e) {

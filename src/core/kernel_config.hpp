@@ -113,19 +113,6 @@ int auto_splits(const KernelConfig&, int64_t M, int64_t N, int64_t K, int reside
 // for this shape (at most kMaxClusterSplits when reduced in a cluster). The runtime serves rules so, and the tuner measures their evidence so.
 LaunchKnobs knobs_for_shape(const KernelConfig&, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, int resident_ctas);
 
-// A tuner candidate and a table entry's kernel: a compiled config and how it is launched.
-struct KernelCandidate {
-  KernelConfig config;
-  LaunchKnobs knobs;
-  bool operator==(const KernelCandidate&) const = default;
-  std::string name() const { return config.name() + knobs.suffix(); }
-  // {"config": ..., "launch": ...}; a missing "launch" is the default knobs. Throws on bad input.
-  nlohmann::json to_json() const { return {{"config", config.to_json()}, {"launch", knobs.to_json()}}; }
-  static KernelCandidate from_json(const nlohmann::json& j) {
-    return {KernelConfig::from_json(j.at("config")), LaunchKnobs::from_json(j.value("launch", nlohmann::json::object()))};
-  }
-};
-
 // The raster group (in cluster-tile rows) for which `resident` clusters cover about as many rows
 // of C as columns: sqrt(resident · tile width / tile height), within 1..tile rows.
 int auto_group_m(const KernelConfig&, int resident_clusters, int64_t M);

@@ -6,7 +6,7 @@
 #include <tuple>
 #include <utility>
 
-#include "core/kernel_config.hpp"
+#include "core/kernel_candidate.hpp"
 #include "eval/gemm_impl.hpp"
 #include "jit/driver_api.hpp"
 #include "jit/kernel_cache.hpp"

@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/kernel_config.hpp"
+#include "core/kernel_candidate.hpp"
 #include "core/sm80_config.hpp"
 #include "core/shape.hpp"
 

@@ -60,6 +60,9 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
           // A build for one shape (bench --specialize, "..._atMxNxK") is not a point of the config
           // space the strategies search: its generic build's row is there.
           if (name.find("_at") != std::string::npos) return;
+          // The strategies search Hopper knobs: sm80-family rows (bench --configs with sm80 configs)
+          // are not points of their space either.
+          if (name.rfind("sm80_", 0) == 0) return;
           const KernelConfig c = KernelConfig::from_name(name);
           if (c.layout != layout) throw Error("config " + name + " recorded under layout " + v[col.layout]);
           const std::string key = to_string(s) + " " + name;

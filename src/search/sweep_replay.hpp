@@ -22,7 +22,8 @@ struct SweepReplay {
   size_t rows = 0;
 };
 
-// Reads one run's sweep.csv files (several files: the parts of one run). A (shape, layout,
+// Reads one run's sweep.csv files (several files: the parts of one run). Rows of builds for one
+// shape ("_at...") and of the sm80 family are skipped: the strategies search Hopper configs. A (shape, layout,
 // config) recorded twice is an error: two runs of different kernel sources must not be mixed.
 SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>&);
 

@@ -54,6 +54,15 @@ std::vector<KernelCandidate> launch_variants(const KernelConfig& c, const Shape&
   return out;
 }
 
+// Tiny shapes are bound by launch latency and prologue (design.md section 4), where the sm80
+// family's small CTAs won 81 of the 128 tiny (shape, layout) pairs of the split-k-v3 bench run.
+// Elsewhere the Hopper kernels are the faster family, so the whole budget stays with them.
+int sm80_measurements(const Shape& s, int budget, bool hopper_can_serve) {
+  if (budget < 1) return 0;
+  if (!hopper_can_serve) return budget;
+  return classify(s) == ShapeClass::tiny ? (budget + 1) / 2 : 0;
+}
+
 Decision decide(const Shape& s, Layout l, Accum a, const std::vector<Contender>& candidates,
                 const std::optional<EntryResult>& baseline, double min_tie, int budget) {
   Decision d;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/kernel_config.hpp"
+#include "core/kernel_candidate.hpp"
 #include "core/shape.hpp"
 #include "search/results_db.hpp"
 #include "tune/worker_protocol.hpp"
@@ -19,6 +19,11 @@ namespace gemmforge::tune {
 int split_count(const KernelConfig&, const Shape&, int sm_count, int max_splits);
 // The launches measured for a config the search proposes: unsplit, then split when it pays.
 std::vector<KernelCandidate> launch_variants(const KernelConfig&, const Shape&, int sm_count, int max_splits);
+
+// How many of a problem's `budget` measurements go to sm80-family configs: none where the Hopper
+// family can serve the shape and it is not tiny, half (rounded up) on tiny shapes, all of them
+// where no Hopper config can serve it (e.g. strides TMA cannot take).
+int sm80_measurements(const Shape&, int budget, bool hopper_can_serve);
 
 // One contestant's interleaved result in the final comparison.
 struct Contender {

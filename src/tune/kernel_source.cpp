@@ -2,17 +2,9 @@
 
 #include <algorithm>
 
-#include "runtime/sm90_kernel.hpp"
+#include "runtime/candidate_kernel.hpp"
 
 namespace gemmforge::tune {
-
-namespace {
-CompileAhead::Job make_job(const KernelConfig& c) {
-  CompileAhead::Job j;
-  j.config = c;
-  return j;
-}
-}  // namespace
 
 CompileAhead::CompileAhead(jit::KernelCache& cache, unsigned threads) : cache_(cache) {
   if (threads == 0) {
@@ -31,10 +23,10 @@ CompileAhead::~CompileAhead() {
   for (auto& t : workers_) t.join();
 }
 
-CompiledConfig CompileAhead::compile_one(const KernelConfig& c, jit::KernelCache& cache) {
+CompiledConfig CompileAhead::compile_one(const KernelCandidate& c, const std::string& sm80_arch, jit::KernelCache& cache) {
   CompiledConfig out;
   try {
-    const auto r = jit::compile_cached(compile_request(c), cache);
+    const auto r = jit::compile_cached(compile_request(c, sm80_arch), cache);
     out.cubin_key = r.key;
     if (!r.ok) out.why = "compile failed: " + r.log.substr(0, 400);
     // Local memory in the main loop costs more than any knob gains; the bench sweep leaves such
@@ -58,9 +50,10 @@ void CompileAhead::work() {
     Job& job = jobs_.at(name);
     if (job.state != State::queued) continue;  // queued twice (background, then urgent)
     job.state = State::running;
-    const KernelConfig config = job.config;
+    const KernelCandidate build = job.build;
+    const std::string sm80_arch = sm80_arch_;
     lock.unlock();
-    CompiledConfig result = compile_one(config, cache_);
+    CompiledConfig result = compile_one(build, sm80_arch, cache_);
     lock.lock();
     job.result = std::move(result);
     job.state = State::done;
@@ -68,10 +61,22 @@ void CompileAhead::work() {
   }
 }
 
-CompiledConfig CompileAhead::get(const KernelConfig& c) {
-  const std::string name = c.name();
+CompileAhead::Job& CompileAhead::job_for(const KernelCandidate& c) {
+  Job j;
+  j.build = c.sm80 ? c : KernelCandidate{c.config, LaunchKnobs{}};
+  j.build.built_for = c.built_for;
+  return jobs_.try_emplace(c.build_name(), std::move(j)).first->second;
+}
+
+void CompileAhead::set_sm80_arch(const std::string& arch) {
+  std::lock_guard lock(mu_);
+  sm80_arch_ = arch;
+}
+
+CompiledConfig CompileAhead::get(const KernelCandidate& c) {
+  const std::string name = c.build_name();
   std::unique_lock lock(mu_);
-  Job& job = jobs_.try_emplace(name, make_job(c)).first->second;
+  Job& job = job_for(c);
   if (job.state == State::queued && !job.urgent) {
     job.urgent = true;
     urgent_.push_back(name);
@@ -81,12 +86,13 @@ CompiledConfig CompileAhead::get(const KernelConfig& c) {
   return job.result;
 }
 
-void CompileAhead::prefetch(const std::vector<KernelConfig>& configs) {
+void CompileAhead::prefetch(const std::vector<KernelCandidate>& candidates) {
   {
     std::lock_guard lock(mu_);
-    for (const auto& c : configs) {
-      const std::string name = c.name();
-      if (jobs_.try_emplace(name, make_job(c)).second) background_.push_back(name);
+    for (const auto& c : candidates) {
+      const size_t before = jobs_.size();
+      job_for(c);
+      if (jobs_.size() > before) background_.push_back(c.build_name());
     }
   }
   wake_.notify_all();

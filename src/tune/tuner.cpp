@@ -10,6 +10,8 @@
 
 #include "core/progress.hpp"
 #include "core/records.hpp"
+#include "runtime/candidate_kernel.hpp"
+#include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "search/strategy.hpp"
 #include "tune/decisions.hpp"
@@ -59,13 +61,22 @@ class Tuner {
  public:
   Tuner(const TuneOptions& o, MeasureBackend& backend, KernelSource& source, ResultsDb& db, int sm_count)
       : o_(o), backend_(backend), source_(source), db_(db), sm_count_(sm_count), start_(Clock::now()) {
+    if (!o_.search_hopper && !o_.search_sm80) throw UsageError("no kernel family to search (hopper, sm80)");
+    const bool whole_spaces = o_.configs.empty() && o_.sm80_configs.empty();
     for (Layout l : o_.layouts) {
       auto& space = spaces_[l];
-      if (o_.configs.empty()) space = config_space(l, o_.acc);
-      else
+      auto& sm80_space = sm80_spaces_[l];
+      if (o_.search_hopper) {
+        if (whole_spaces) space = config_space(l, o_.acc);
         for (const auto& c : o_.configs)
           if (c.layout == l && c.acc == o_.acc) space.push_back(c);
-      if (space.empty())
+      }
+      if (o_.search_sm80) {
+        if (whole_spaces) sm80_space = sm80_config_space(l, o_.acc);
+        for (const auto& c : o_.sm80_configs)
+          if (c.layout == l && c.acc == o_.acc) sm80_space.push_back(c);
+      }
+      if (space.empty() && sm80_space.empty())
         throw UsageError("no " + to_string(o_.acc) + " kernel config for layout " + to_string(l) + " to search");
     }
   }
@@ -83,9 +94,21 @@ class Tuner {
     return !d || d->budget < o_.budget;
   }
   void tune_problem(const Shape&, Layout, Progress&, size_t done);
+  // The configs of each family that can serve this problem.
+  std::vector<KernelConfig> servable_hopper(const Problem&) const;
+  std::vector<Sm80Config> servable_sm80(const Problem&) const;
+  // spent: the problem's measurements so far, checked against the budget and counted up; nullptr
+  // for a measurement beyond the budget (a specialized build).
   std::optional<double> measure_candidate(const Shape&, Layout, const KernelCandidate&,
-                                          std::map<std::string, Measurement>& known, int& spent,
+                                          std::map<std::string, Measurement>& known, int* spent,
                                           const std::optional<double>& baseline_us, const std::string& why);
+  void search_sm80(const Shape&, Layout, const std::vector<Sm80Config>& servable, int measurements,
+                   std::map<std::string, Measurement>& known, int& spent, const std::optional<double>& baseline_us);
+  void specialize_best(const Shape&, Layout, std::map<std::string, Measurement>& known,
+                       const std::optional<double>& baseline_us);
+  // Decisions as the class rules and seeds see them: a win of a build for one shape counts for
+  // the same kernel built for any shape (a rule serves shapes it was not built for).
+  std::vector<Decision> generic_decisions(std::vector<Decision>) const;
   std::optional<Measurement> baseline_estimate(const Shape&, Layout, Accum);
   void final_comparison(const Shape&, Layout, const std::map<std::string, Measurement>& known);
   std::vector<EntryResult> compare(const Shape&, Layout, const std::vector<std::string>& names,
@@ -103,6 +126,7 @@ class Tuner {
   int sm_count_;
   Clock::time_point start_;
   std::map<Layout, std::vector<KernelConfig>> spaces_;
+  std::map<Layout, std::vector<Sm80Config>> sm80_spaces_;
   std::map<Layout, std::unique_ptr<Strategy>> shared_strategies_;  // rl: learns across shapes
   std::unique_ptr<Strategy> per_problem_strategy_;
   long long measured_ = 0, reused_ = 0, failed_ = 0, not_built_ = 0;
@@ -149,14 +173,14 @@ std::optional<Measurement> Tuner::baseline_estimate(const Shape& s, Layout l, Ac
 }
 
 std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const KernelCandidate& c,
-                                               std::map<std::string, Measurement>& known, int& spent,
+                                               std::map<std::string, Measurement>& known, int* spent,
                                                const std::optional<double>& baseline_us, const std::string& why) {
   const std::string name = c.name();
   if (auto it = known.find(name); it != known.end()) {
     ++reused_;
     return it->second.verdict == "pass" ? it->second.median_us : std::nullopt;
   }
-  if (spent >= o_.budget) throw BudgetSpent{};
+  if (spent && *spent >= o_.budget) throw BudgetSpent{};
   db_.add_candidate(name, c.to_json().dump());
   Measurement m;
   m.shape = s;
@@ -166,7 +190,7 @@ std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const K
   m.config = name;
   m.mode = "estimate";
   m.note = why;
-  const CompiledConfig compiled = source_.get(c.config);
+  const CompiledConfig compiled = source_.get(c);
   if (!compiled.ok) {
     // Recorded (a rerun does not try it again) but not a measurement: the budget is GPU work.
     m.verdict = kNotBuilt + compiled.why;
@@ -182,7 +206,7 @@ std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const K
   if (out.verdict == "pass" && !out.us) m.verdict = "fail: no time reported";
   db_.record(m);  // at once: a crash of the tuner itself loses nothing measured
   known[name] = m;
-  ++spent;
+  if (spent) ++*spent;
   ++measured_;
   if (m.verdict != "pass") ++failed_;
   if (m.verdict == "pass" && baseline_us && *m.median_us > 0 && *baseline_us / *m.median_us > best_speedup_) {
@@ -193,13 +217,68 @@ std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const K
   return m.verdict == "pass" ? m.median_us : std::nullopt;
 }
 
+std::vector<KernelConfig> Tuner::servable_hopper(const Problem& p) const {
+  std::vector<KernelConfig> out;
+  for (const auto& c : spaces_.at(p.layout))
+    if (why_not_supported(c, p).empty()) out.push_back(c);
+  return out;
+}
+
+std::vector<Sm80Config> Tuner::servable_sm80(const Problem& p) const {
+  std::vector<Sm80Config> out;
+  for (const auto& c : sm80_spaces_.at(p.layout))
+    if (why_not_supported(c, p).empty()) out.push_back(c);
+  return out;
+}
+
+std::vector<Decision> Tuner::generic_decisions(std::vector<Decision> decisions) const {
+  for (auto& d : decisions) {
+    if (d.served == "cublaslt") continue;
+    if (const auto c = candidate_named(db_, d.served); c && c->specialized()) d.served = c->generic().name();
+  }
+  return decisions;
+}
+
+// The sm80 family has no strategy of its own yet (the strategies search Hopper knobs): it gets a
+// reproducible sample that covers every value of every knob first, measured in that order.
+void Tuner::search_sm80(const Shape& s, Layout l, const std::vector<Sm80Config>& servable, int measurements,
+                        std::map<std::string, Measurement>& known, int& spent, const std::optional<double>& baseline_us) {
+  int done = 0;  // sm80 measurements of this problem so far, recorded ones included
+  for (const auto& [name, m] : known) {
+    if (m.verdict.rfind(kNotBuilt, 0) == 0) continue;
+    const auto c = candidate_named(db_, name);
+    done += c && c->sm80_config() && !c->specialized();
+  }
+  for (const auto& c : sm80_covering_sample(servable, size_t(measurements), problem_seed(o_.seed, s, l))) {
+    if (done >= measurements) break;
+    const KernelCandidate k = sm80_candidate(c);
+    const bool is_new = !known.count(k.name());
+    measure_candidate(s, l, k, known, &spent, baseline_us, "");
+    if (is_new && known.at(k.name()).verdict.rfind(kNotBuilt, 0) != 0) ++done;
+  }
+}
+
+void Tuner::specialize_best(const Shape& s, Layout l, std::map<std::string, Measurement>& known,
+                            const std::optional<double>& baseline_us) {
+  if (o_.specialize <= 0) return;
+  std::vector<std::pair<double, KernelCandidate>> ranked;
+  for (const auto& [name, m] : known) {
+    if (m.verdict != "pass" || !m.median_us) continue;
+    const auto c = candidate_named(db_, name);
+    if (c && !c->specialized()) ranked.emplace_back(*m.median_us, *c);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (size_t i = 0; i < ranked.size() && i < size_t(o_.specialize); ++i)
+    measure_candidate(s, l, ranked[i].second.specialized_for(s), known, nullptr, baseline_us,
+                      "built for this shape: finalist " + std::to_string(i + 1) + " of the search");
+}
+
 void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t done) {
   progress_ = &progress;
   progress_done_ = done;
   const Problem problem{s, l, o_.acc};
-  std::vector<KernelConfig> servable;
-  for (const auto& c : spaces_.at(l))
-    if (why_not_supported(c, problem).empty()) servable.push_back(c);
+  const std::vector<KernelConfig> servable = servable_hopper(problem);
+  const std::vector<Sm80Config> sm80_servable = servable_sm80(problem);
 
   const auto base = baseline_estimate(s, l, o_.acc);
   const std::optional<double> baseline_us =
@@ -207,7 +286,9 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   std::map<std::string, Measurement> known;
   int spent = 0;
   for (auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate")) {
-    spent += m.verdict.rfind(kNotBuilt, 0) != 0;
+    // Builds for this shape are measured beyond the budget, and one that did not compile cost none.
+    const auto c = candidate_named(db_, m.config);
+    spent += m.verdict.rfind(kNotBuilt, 0) != 0 && !(c && c->specialized());
     known[m.config] = m;
   }
   try {
@@ -216,23 +297,25 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     std::vector<Decision> class_decisions;
     for (const auto& d : db_.decisions())
       if (d.layout == l && d.acc == o_.acc && classify(d.shape) == classify(s)) class_decisions.push_back(d);
-    for (const auto& name : rule_contenders(class_decisions, size_t(std::max(0, o_.seeds)))) {
+    for (const auto& name : rule_contenders(generic_decisions(class_decisions), size_t(std::max(0, o_.seeds)))) {
       const auto c = candidate_named(db_, name);
-      if (c && why_not_supported(c->config, problem).empty())
-        measure_candidate(s, l, KernelCandidate{c->config, knobs_for_shape(c->config, c->knobs, s.M, s.N, s.K, sm_count_)},
-                          known, spent, baseline_us, "seed: a winner on this class");
+      if (c && !c->specialized() && why_not_supported(*c, problem).empty())
+        measure_candidate(s, l, launched_on(*c, s, sm_count_), known, &spent, baseline_us, "seed: a winner on this class");
     }
+    if (const int n = sm80_measurements(s, o_.budget, !servable.empty()); n > 0 && !sm80_servable.empty())
+      search_sm80(s, l, sm80_servable, n, known, spent, baseline_us);
     if (!servable.empty()) {
       const Measure measure = [&](const Shape&, const KernelConfig& k) -> std::optional<double> {
         std::optional<double> best;
         for (const KernelCandidate& c : launch_variants(k, s, sm_count_, o_.max_splits))
-          if (auto t = measure_candidate(s, l, c, known, spent, baseline_us, ""); t && (!best || *t < *best)) best = t;
+          if (auto t = measure_candidate(s, l, c, known, &spent, baseline_us, ""); t && (!best || *t < *best)) best = t;
         return best;
       };
       strategy_for(s, l).search(s, servable, measure, int(servable.size()));
     }
   } catch (const BudgetSpent&) {
   }
+  specialize_best(s, l, known, baseline_us);
   final_comparison(s, l, known);
 }
 
@@ -243,7 +326,7 @@ std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vec
   for (const auto& name : names) {
     const auto c = candidate_named(db_, name);
     if (!c) continue;
-    const CompiledConfig compiled = source_.get(c->config);
+    const CompiledConfig compiled = source_.get(*c);
     if (!compiled.ok) continue;
     entries.push_back(FinalEntry{c, compiled.cubin_key, {}});
     entry_names.push_back(name);
@@ -318,8 +401,18 @@ void Tuner::run(TuneResult& r) {
       else ++r.already_done;
     }
   if (todo && o_.compile_whole_space) {
-    std::vector<KernelConfig> all;
-    for (const auto& [l, space] : spaces_) all.insert(all.end(), space.begin(), space.end());
+    std::vector<KernelCandidate> all;
+    for (const auto& [l, space] : spaces_)
+      for (const auto& c : space) all.push_back(KernelCandidate{c, LaunchKnobs{}});
+    // The sm80 space too, where some problem will search it.
+    for (const auto& [l, space] : sm80_spaces_) {
+      const bool searched = std::any_of(shapes.begin(), shapes.end(), [&](const Shape& s) {
+        const Problem p{s, l, o_.acc};
+        return sm80_measurements(s, o_.budget, !servable_hopper(p).empty()) > 0 && !servable_sm80(p).empty();
+      });
+      if (searched)
+        for (const auto& c : space) all.push_back(sm80_candidate(c));
+    }
     source_.prefetch(all);
   }
   Progress progress("tune", todo);
@@ -368,16 +461,16 @@ std::vector<RuleEvidence> Tuner::rule_evidence(const std::vector<Decision>& grou
   std::vector<RuleEvidence> out;
   for (const auto& name : names) {
     const auto c = candidate_named(db_, name);
-    if (!c) continue;
+    if (!c || c->specialized()) continue;  // a rule serves shapes it was not built for
     RuleEvidence e;
     e.candidate = name;
     for (const auto& d : group) {
-      if (!why_not_supported(c->config, Problem{d.shape, d.layout, d.acc}).empty()) continue;
+      if (!why_not_supported(*c, Problem{d.shape, d.layout, d.acc}).empty()) continue;
       const auto base = db_.find(d.shape, d.layout, d.acc, o_.baseline, "", "estimate");
       if (!base || base->verdict != "pass" || !base->median_us) continue;
       ++e.servable;
       // The rule's launch on this shape, as the runtime would serve it.
-      const KernelCandidate here{c->config, knobs_for_shape(c->config, c->knobs, d.shape.M, d.shape.N, d.shape.K, sm_count_)};
+      const KernelCandidate here = launched_on(*c, d.shape, sm_count_);
       const auto m = db_.find(d.shape, d.layout, d.acc, "gemmforge", here.name(), "estimate");
       if (!m) {
         if (gaps) gaps->emplace_back(d.shape, d.layout, d.acc, here);
@@ -404,7 +497,7 @@ std::map<RuleGroupKey, std::vector<Decision>> rule_groups(const std::vector<Deci
 
 void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
   std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>> gaps;
-  for (const auto& [key, group] : rule_groups(decisions))
+  for (const auto& [key, group] : rule_groups(generic_decisions(decisions)))
     rule_evidence(group, rule_contenders(group, size_t(std::max(0, o_.rule_candidates))), &gaps);
   if (gaps.empty()) return;
   std::sort(gaps.begin(), gaps.end(), [](const auto& x, const auto& y) {
@@ -435,7 +528,8 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
     m.config = c.name();
     m.mode = "estimate";
     m.note = "class rule evidence";
-    const CompiledConfig compiled = source_.get(c.config);
+    db_.add_candidate(c.name(), c.to_json().dump());
+    const CompiledConfig compiled = source_.get(c);
     if (!compiled.ok) {
       m.verdict = kNotBuilt + compiled.why;
     } else {
@@ -487,21 +581,33 @@ Table Tuner::build_table(const DbEnvironment& env) {
       const auto c = candidate_named(db_, d.served);
       if (!c) throw Error("results database: the winner " + d.served + " of " + problem_name(d.shape, d.layout) +
                           " is not in its candidates table");
-      e.config = c->config;
-      e.knobs = c->knobs;
+      if (c->built_for && *c->built_for != d.shape)
+        throw Error("results database: the winner " + d.served + " of " + problem_name(d.shape, d.layout) +
+                    " is built for another shape");
+      if (const auto* k = c->sm80_config()) {
+        e.sm80 = *k;
+      } else {
+        e.config = c->config;
+        e.knobs = c->knobs;
+      }
+      e.specialized = c->specialized();
       e.speedup = d.speedup;
     }
     t.exact[{d.shape.M, d.shape.N, d.shape.K, d.layout, d.acc}] = e;
   }
-  for (const auto& [key, group] : rule_groups(decisions)) {
+  for (const auto& [key, group] : rule_groups(generic_decisions(decisions))) {
     const auto names = rule_contenders(group, size_t(std::max(0, o_.rule_candidates)));
     const RuleChoice choice = choose_rule(rule_evidence(group, names, nullptr), o_.min_tie);
     TableEntry e;
     e.speedup = choice.geomean;
     if (choice.candidate) {
-      const auto c = candidate_named(db_, *choice.candidate);
-      e.config = c->config;
-      e.knobs = c->knobs;
+      const auto c = candidate_named(db_, *choice.candidate);  // generic: rule_evidence takes no other
+      if (const auto* k = c->sm80_config()) {
+        e.sm80 = *k;
+      } else {
+        e.config = c->config;
+        e.knobs = c->knobs;
+      }
     }
     t.rules[key] = e;
   }
@@ -509,6 +615,15 @@ Table Tuner::build_table(const DbEnvironment& env) {
 }
 
 }  // namespace
+
+std::string sm80_arch_of(const nlohmann::json& device) {
+  const std::string cc = device.value("compute_capability", std::string());
+  const auto dot = cc.find('.');
+  const auto major = parse_integer(cc.substr(0, dot)), minor = dot == std::string::npos ? std::nullopt : parse_integer(cc.substr(dot + 1));
+  if (!major || !minor)
+    throw Error("the worker did not say the GPU's compute capability (\"" + cc + "\"), which the sm80 family compiles for");
+  return sm80_family_arch(int(*major), int(*minor));
+}
 
 DbEnvironment db_environment(const nlohmann::json& device, const std::string& kernel_source_hash) {
   auto text = [&](const char* key) -> std::string {
@@ -540,6 +655,8 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
   TuneResult r;
   r.sm_count = device.value("sm_count", 0);
   if (r.sm_count < 1) throw Error("the worker did not say how many SMs the GPU has");
+  // Only asked of a device when the sm80 family is searched at all.
+  if (o.search_sm80 && (o.configs.empty() || !o.sm80_configs.empty())) source.set_sm80_arch(sm80_arch_of(device));
   r.foreign = db.foreign_count();
   if (r.foreign)
     std::fprintf(stderr,
@@ -550,7 +667,14 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"acc", to_string(o.acc)}, {"shapes", o.shapes.size()}, {"seeds", o.seeds},
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
-                             {"configs", o.configs.empty() ? nlohmann::json("all") : nlohmann::json(o.configs.size())}};
+                             {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
+                                                                                   : nlohmann::json(o.configs.size())},
+                             {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()
+                                                  ? nlohmann::json("all")
+                                                  : nlohmann::json(o.sm80_configs.size())},
+                             {"families", nlohmann::json::array()}, {"specialize", o.specialize}};
+  if (o.search_hopper) settings["families"].push_back("hopper");
+  if (o.search_sm80) settings["families"].push_back("sm80");
   nlohmann::json layouts = nlohmann::json::array();
   for (Layout l : o.layouts) layouts.push_back(to_string(l));
   settings["layouts"] = layouts;

@@ -1,8 +1,11 @@
 // gemmforge tune: per (shape, layout), a search strategy proposes kernel configs, each is
 // compiled ahead in the tuner process and measured (gated, then a quick estimate) by the worker,
-// and every result goes into the results database as it comes. The two fastest are re-measured
-// against cuBLASLt-autotune in interleaved rounds, and the dispatch table is written from the
-// database: exact entries for every tuned problem, one rule per shape class.
+// and every result goes into the results database as it comes. On tiny shapes (and where no
+// Hopper kernel can serve the shape) sm80-family configs share the budget. Optionally the best
+// candidates are rebuilt for the problem's exact shape and measured too. The two fastest are
+// re-measured against cuBLASLt-autotune in interleaved rounds, and the dispatch table is written
+// from the database: exact entries for every tuned problem (either family, generic or built for
+// the shape), one rule per shape class (generic kernels only).
 #pragma once
 #include <filesystem>
 #include <string>
@@ -25,7 +28,15 @@ struct TuneOptions {
   std::string strategy = "rl";
   int budget = 16;             // candidate measurements per (shape, layout), recorded ones included
   uint64_t seed = 1;
-  std::vector<KernelConfig> configs;  // the space searched; empty: config_space() per layout
+  // The spaces searched. Both empty: each searched family's whole space per layout
+  // (config_space, sm80_config_space); otherwise exactly these (a family without any is not searched).
+  std::vector<KernelConfig> configs;
+  std::vector<Sm80Config> sm80_configs;
+  bool search_hopper = true;   // the families searched (--families)
+  bool search_sm80 = true;
+  // After a problem's search, the best `specialize` generic candidates are rebuilt with the
+  // shape's M, N and K as constants and measured like any candidate, beyond the budget. 0: none.
+  int specialize = 0;
   int seeds = 2;               // earlier winners of the class measured first (within the budget)
   int rule_candidates = 3;     // contenders per class rule
   bool measure_rule_gaps = true;  // measure contenders on tuned shapes where they were not measured
@@ -53,6 +64,10 @@ struct TuneResult {
   int sm_count = 0;
   std::filesystem::path table_path, decisions_path, summary_path;
 };
+
+// The architecture the sm80 family compiles for on the device a backend reports (from its
+// "compute_capability", e.g. "9.0" -> sm_90a). Throws Error when it is missing or below 8.0.
+std::string sm80_arch_of(const nlohmann::json& device);
 
 // The database key of the device a backend reports.
 DbEnvironment db_environment(const nlohmann::json& device, const std::string& kernel_source_hash);

@@ -14,7 +14,7 @@
 #include "eval/timing.hpp"
 #include "eval/verify.hpp"
 #include "jit/kernel_cache.hpp"
-#include "runtime/sm90_kernel.hpp"
+#include "runtime/candidate_kernel.hpp"
 #include "tune/line_io.hpp"
 #include "tune/worker_protocol.hpp"
 
@@ -25,16 +25,16 @@ namespace {
 class ModuleCache {
  public:
   explicit ModuleCache(const std::filesystem::path& dir) : cache_(dir) {}
-  std::shared_ptr<jit::LoadedKernel> get(const KernelConfig& c, const std::string& key) {
+  std::shared_ptr<jit::LoadedKernel> get(const KernelCandidate& c, const std::string& key) {
     if (auto it = index_.find(key); it != index_.end()) {
       order_.splice(order_.begin(), order_, it->second);
       return it->second->second;
     }
     const auto compiled = cache_.load(key);
     if (!compiled || !compiled->ok)
-      throw Error("kernel " + c.name() + " (key " + key + ") is not in the kernel cache " + cache_.dir().string() +
-                  "; the tuner compiles every candidate before asking for it");
-    auto loaded = Sm90Kernel::load(c, compiled->cubin);
+      throw Error("kernel " + c.build_name() + " (key " + key + ") is not in the kernel cache " +
+                  cache_.dir().string() + "; the tuner compiles every candidate before asking for it");
+    auto loaded = load_candidate(c, compiled->cubin);
     order_.emplace_front(key, loaded);
     index_[key] = order_.begin();
     if (order_.size() > kKeep) {
@@ -163,6 +163,9 @@ class Worker {
 
   Reply measure(const MeasureCandidate& q) {
     require_shape();
+    // Said before any module is loaded: a build for another shape is the tuner's mistake.
+    if (auto why = why_not_specialized_for(q.candidate.built_for, buf_->shape()); !why.empty())
+      return failed("fail", q.candidate.name() + ": " + why);
     auto impl = factory_(ctx_, q.candidate, q.cubin_key);
     impl->prepare(problem(q.layout), {buf_->guarded()});
     return gate_and_estimate(*impl, q.layout);
@@ -286,7 +289,7 @@ nlohmann::json worker_environment(const DeviceContext& ctx) {
 CandidateFactory kernel_cache_factory(const std::filesystem::path& cache_dir) {
   auto modules = std::make_shared<ModuleCache>(cache_dir);
   return [modules](DeviceContext& ctx, const KernelCandidate& c, const std::string& key) -> std::unique_ptr<GemmImpl> {
-    return std::make_unique<Sm90Kernel>(ctx, c.config, c.knobs, modules->get(c.config, key));
+    return make_candidate_kernel(ctx, c, modules->get(c, key));
   };
 }
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/kernel_config.hpp"
+#include "core/kernel_candidate.hpp"
 #include "eval/gemm_impl.hpp"
 
 namespace gemmforge::tune {
@@ -18,7 +18,8 @@ using CandidateFactory =
     std::function<std::unique_ptr<GemmImpl>(DeviceContext&, const KernelCandidate&, const std::string& cubin_key)>;
 
 // The real candidates: the cubin is read from the kernel cache under its key (the tuner
-// compiled it; the worker never compiles) and launched as an Sm90Kernel. Loaded modules are kept
+// compiled it; the worker never compiles) and launched as an Sm90Kernel or an Sm80Kernel, built for
+// any shape or for the one it names (which it then refuses to run on any other). Loaded modules are kept
 // for later shapes (the most recently used 256).
 CandidateFactory kernel_cache_factory(const std::filesystem::path& cache_dir);
 

@@ -11,12 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/kernel_config.hpp"
+#include "core/kernel_candidate.hpp"
 #include "core/shape.hpp"
 
 namespace gemmforge::tune {
 
-inline constexpr int kProtocolVersion = 1;
+// 2: candidates of either family, generic or built for one shape (KernelCandidate::to_json).
+inline constexpr int kProtocolVersion = 2;
 
 // Allocate buffers (and the gate's references) for one shape; they serve both layouts and every
 // candidate until the next open.
@@ -29,7 +30,7 @@ struct OpenShape {
 struct MeasureCandidate {
   Layout layout = Layout::tn;
   KernelCandidate candidate;
-  std::string cubin_key;  // the compiled config in the kernel cache (the worker does not compile)
+  std::string cubin_key;  // the compiled kernel in the kernel cache (the worker does not compile)
 };
 // The same for a baseline implementation (e.g. cublaslt-autotune, which picks its algorithm here).
 struct MeasureBaseline {

@@ -47,7 +47,10 @@ expect_failure("tune: not a results database" 2 "not a gemmforge results databas
 expect_failure("tune: table not JSON" 2 "must end in .json" tune --shape 64x64x64 --out table.txt)
 expect_failure("tune: split-K cap" 2 "--max-splits must be" tune --shape 64x64x64 --max-splits 0)
 expect_failure("tune: worker timeout" 2 "--timeout must be positive" tune --shape 64x64x64 --timeout 0)
-expect_failure("tune: no sm90 configs" 2 "holds no Hopper (sm90) config for layout" tune --shape 64x64x64 --configs sm80)
+expect_failure("tune: no config of the families" 2 "holds no config of the families searched"
+               tune --shape 64x64x64 --configs sm80 --families hopper)
+expect_failure("tune: unknown family" 2 "unknown family 'sm70'" tune --shape 64x64x64 --families hopper,sm70)
+expect_failure("tune: negative specialize" 2 "--specialize must not be negative" tune --shape 64x64x64 --specialize -1)
 
 # With valid input, a machine without a GPU says so (exit 3) and writes no result files;
 # on a GPU machine the same command measures one shape and exits 0.

@@ -9,13 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/kernel_config.hpp"
+#include "core/kernel_candidate.hpp"
 
 namespace gemmforge::testing {
 
 inline constexpr int kFakeSms = 132;
 
-inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand) {
+inline double fake_hopper_us(const Shape& s, const KernelCandidate& cand) {
   const KernelConfig& c = cand.config;
   const double tiles_m = std::ceil(double(s.M) / c.block_m), tiles_n = std::ceil(double(s.N) / c.block_n);
   const double waste = tiles_m * c.block_m * tiles_n * c.block_n / (double(s.M) * double(s.N));
@@ -29,6 +29,33 @@ inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand) {
   const double noise = 1.0 + 0.03 * (double(h % 1000) / 1000.0 - 0.5);
   return 2.0 + s.flops() / 600e6 * waste * stage_penalty * consumer_penalty * small_tile_penalty * noise * split_cost /
                    std::max(busy, 0.05);
+}
+
+// How much faster than its Hopper model an sm80-family kernel and a build for one shape run on
+// the pretend device; the stand-in worker's --sm80-speedup and --specialized-speedup set them.
+struct FakeSpeedups {
+  double sm80 = 1.0;
+  double specialized = 1.0;
+};
+
+// An sm80 kernel is modelled as the Hopper kernel of its tile (one consumer, its stages), so
+// its time has the same structure; the speedups make either kind the fastest on cue.
+inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand, const FakeSpeedups& speedups = {}) {
+  KernelCandidate model = cand;
+  double speedup = cand.specialized() ? speedups.specialized : 1.0;
+  if (const auto* k = cand.sm80_config()) {
+    model = KernelCandidate{};
+    model.config.block_m = k->block_m;
+    model.config.block_n = k->block_n;
+    model.config.stages = k->stages;
+    model.config.consumers = 1;
+    speedup *= speedups.sm80;
+  }
+  if (cand.specialized()) model.built_for.reset();
+  // The noise of the name measured, so two kernels never tie exactly.
+  const uint64_t h = std::hash<std::string>{}(to_string(s) + cand.name());
+  const double noise = 1.0 + 0.002 * (double(h % 1000) / 1000.0 - 0.5);
+  return cand.sm80_config() || cand.specialized() ? fake_hopper_us(s, model) * noise / speedup : fake_hopper_us(s, cand);
 }
 
 inline double fake_baseline_us(const Shape& s) {

@@ -10,6 +10,8 @@
 //   --open-fails MxNxK   cannot set up that shape (out of memory)
 //   --gpu NAME      the GPU it claims to be; --no-gpu: none at all
 //   --baseline-scale X   the baseline's time times X
+//   --sm80-speedup X     sm80-family kernels X times faster than their Hopper model
+//   --specialized-speedup X   builds for one shape X times faster than the generic build
 //   --log FILE      one line per request: "op M N K layout name"
 #include <sys/resource.h>
 #include <unistd.h>
@@ -37,6 +39,7 @@ struct Plan {
   std::string gpu = "Fake GPU";
   bool no_gpu = false;
   double baseline_scale = 1.0;
+  testing::FakeSpeedups speedups;
   std::string log;
 };
 
@@ -80,6 +83,8 @@ int main(int argc, char** argv) {
     else if (a == "--no-gpu") plan.no_gpu = true;
     else if (a == "--baseline-scale") plan.baseline_scale = std::stod(value());
     else if (a == "--open-fails") plan.open_fails.insert(value());
+    else if (a == "--sm80-speedup") plan.speedups.sm80 = std::stod(value());
+    else if (a == "--specialized-speedup") plan.speedups.specialized = std::stod(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);
     else {
@@ -117,7 +122,7 @@ int main(int argc, char** argv) {
       if (shape.M == 0) {
         r.status = "error";
         r.why = "no shape is open";
-      } else if (auto it = plan.misbehave.find(q->candidate.config.name()); it != plan.misbehave.end()) {
+      } else if (auto it = plan.misbehave.find(q->candidate.config_name()); it != plan.misbehave.end()) {
         misbehave(it->second);
         if (it->second == "fatal") {
           r.status = "fatal";
@@ -127,8 +132,11 @@ int main(int argc, char** argv) {
         }
         r.status = "fail";
         r.why = "fail: random-normal: 12 elements out of tolerance";
+      } else if (auto why = why_not_specialized_for(q->candidate.built_for, shape); !why.empty()) {
+        r.status = "fail";  // as the real worker refuses a build for another shape
+        r.why = why;
       } else {
-        r.us = testing::fake_candidate_us(shape, q->candidate);
+        r.us = testing::fake_candidate_us(shape, q->candidate, plan.speedups);
       }
     } else if (const auto* q = std::get_if<MeasureBaseline>(&d.request)) {
       log_line(plan, "baseline " + std::to_string(shape.M) + " " + std::to_string(shape.N) + " " +
@@ -141,9 +149,9 @@ int main(int argc, char** argv) {
       for (const auto& e : q->entries) {
         EntryResult x;
         if (e.candidate) {
-          if (auto it = plan.misbehave.find(e.candidate->config.name()); it != plan.misbehave.end()) misbehave(it->second);
+          if (auto it = plan.misbehave.find(e.candidate->config_name()); it != plan.misbehave.end()) misbehave(it->second);
         }
-        const double t = e.candidate ? testing::fake_candidate_us(shape, *e.candidate)
+        const double t = e.candidate ? testing::fake_candidate_us(shape, *e.candidate, plan.speedups)
                                      : testing::fake_baseline_us(shape) * plan.baseline_scale;
         x.median_us = t;
         x.p25_us = t * 0.997;

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "core/kernel_config.hpp"
+#include "core/kernel_candidate.hpp"
 
 namespace gemmforge {
 namespace {

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include "core/kernel_candidate.hpp"
 #include "search/results_db.hpp"
 
 namespace gemmforge {
@@ -79,6 +80,48 @@ TEST(ResultsDb, AForeignOrDamagedFileIsRefusedAndLeftUntouched) {
   const auto size = std::filesystem::file_size(garbage);
   EXPECT_THROW(ResultsDb(garbage, h200()), Error);
   EXPECT_EQ(std::filesystem::file_size(garbage), size);
+}
+
+// Candidates of either family, generic or built for one shape, are stored under names that tell
+// them apart and read back as the same candidates; a row the Hopper-only tuner wrote still reads.
+TEST(ResultsDb, CandidatesOfEitherFamilyAndShapeBuildsRoundTrip) {
+  TempDir dir;
+  const Shape s{64, 64, 128};
+  KernelCandidate hopper;
+  hopper.knobs.pdl = true;
+  Sm80Config k;
+  k.block_m = 32;
+  k.warps_m = 1;
+  const std::vector<KernelCandidate> kinds = {hopper, hopper.specialized_for(s), sm80_candidate(k),
+                                              sm80_candidate(k).specialized_for(s)};
+  const std::string old_name = "sm90_tn_f32_64x128x64_s3_c1_coop_1x1";
+  {
+    ResultsDb db(dir.path / "t.sqlite", h200());
+    for (size_t i = 0; i < kinds.size(); ++i) {
+      db.add_candidate(kinds[i].name(), kinds[i].to_json().dump());
+      Measurement m = sample(10.0 + double(i));
+      m.shape = s;
+      m.mode = "estimate";
+      m.config = kinds[i].name();
+      db.record(m);
+    }
+    db.add_candidate(old_name, R"({"config": {"layout": "tn", "acc": "f32", "block_m": 64, "block_n": 128,)"
+                               R"( "stages": 3, "consumers": 1}, "launch": {"splits": 1}})");
+  }
+  ResultsDb db(dir.path / "t.sqlite", h200());
+  EXPECT_EQ(db.measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate").size(), kinds.size());
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const auto json = db.candidate_json(kinds[i].name());
+    ASSERT_TRUE(json.has_value()) << kinds[i].name();
+    EXPECT_EQ(KernelCandidate::from_json(nlohmann::json::parse(*json)), kinds[i]);
+    const auto m = db.find(s, Layout::tn, Accum::f32, "gemmforge", kinds[i].name(), "estimate");
+    ASSERT_TRUE(m && m->median_us);
+    EXPECT_DOUBLE_EQ(*m->median_us, 10.0 + double(i));
+  }
+  const KernelCandidate old = KernelCandidate::from_json(nlohmann::json::parse(*db.candidate_json(old_name)));
+  EXPECT_EQ(old.name(), old_name);
+  EXPECT_FALSE(old.specialized());
+  EXPECT_FALSE(old.sm80_config());
 }
 
 TEST(ResultsDb, FailedVerdictsAreRecordedWithoutTiming) {

@@ -26,6 +26,23 @@ TEST(SweepReplay, LoadsTheRecordedLargeClassRun) {
     for (const auto& c : part.space) EXPECT_EQ(c.layout, layout) << c.name();
 }
 
+// A sweep that also timed sm80-family configs and builds for one shape: the strategies' space
+// is its Hopper configs.
+TEST(SweepReplay, LeavesSm80AndShapeBuildsOutOfTheSpace) {
+  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sweep_replay_sm80_test";
+  std::filesystem::create_directories(dir);
+  const std::string hopper = "sm90_tn_f32_128x128x64_s4_c2_coop_1x1";
+  write_file_atomically(dir / "sweep.csv", "M,N,K,layout,acc,config,verdict,estimate_us\n"
+                                           "64,64,64,tn,f32," + hopper + ",pass,3.0\n"
+                                           "64,64,64,tn,f32," + hopper + "_at64x64x64,pass,2.5\n"
+                                           "64,64,64,tn,f32,sm80_tn_f32_64x64x32_w2x2_s3_v16,pass,2.0\n");
+  const SweepReplay r = load_sweep_replay({dir / "sweep.csv"});
+  EXPECT_EQ(r.rows, 1u);
+  ASSERT_EQ(r.parts.at(Layout::tn).space.size(), 1u);
+  EXPECT_EQ(r.parts.at(Layout::tn).space[0].name(), hopper);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(SweepReplay, StrategiesOnRecordedDataAreDeterministicAndExhaustiveFindsTheBest) {
   const SweepReplay r = recorded();
   const auto& part = r.parts.at(Layout::tn);

@@ -31,6 +31,15 @@ EntryResult rejected(const std::string& why) {
 
 const Shape kShape{1024, 1024, 8192};
 
+TEST(TuneDecisions, Sm80ConfigsShareTheBudgetOnTinyShapesOnly) {
+  EXPECT_EQ(sm80_measurements({256, 512, 128}, 16, true), 8);    // tiny: half
+  EXPECT_EQ(sm80_measurements({64, 64, 64}, 7, true), 4);        // rounded up
+  EXPECT_EQ(sm80_measurements({4096, 4096, 4096}, 16, true), 0); // large: the Hopper family's
+  EXPECT_EQ(sm80_measurements({1024, 1024, 8192}, 16, true), 0);
+  EXPECT_EQ(sm80_measurements({4096, 4096, 4095}, 16, false), 16);  // no Hopper config serves it
+  EXPECT_EQ(sm80_measurements({64, 64, 64}, 0, true), 0);
+}
+
 TEST(TuneDecisions, SplitKOnlyWhereTheTilesCannotFillTheSms) {
   EXPECT_EQ(split_count(tile(128, 128), {4096, 4096, 4096}, 132, kMaxSplits), 1);  // 1024 tiles
   EXPECT_EQ(split_count(tile(128, 128), {1024, 1024, 8192}, 132, kMaxSplits), 3);  // 64 tiles: 3 parts fill 132 SMs

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "fake_device.hpp"
 #include "runtime/table.hpp"
@@ -35,14 +36,18 @@ std::string fake_worker() {
   return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "gemmforge_fake_worker").string();
 }
 
-// Instant "compiles"; the names in `broken` do not compile.
+// Instant "compiles"; the configs named in `broken` do not compile.
 class FakeSource final : public KernelSource {
  public:
   std::set<std::string> broken;
-  CompiledConfig get(const KernelConfig& c) override {
-    if (broken.count(c.name())) return {false, "", "compile failed: planted"};
-    return {true, "fake-" + c.name(), ""};
+  std::vector<std::string> built;  // build names asked for, in order
+  std::string sm80_arch;
+  CompiledConfig get(const KernelCandidate& c) override {
+    built.push_back(c.build_name());
+    if (broken.count(c.config_name())) return {false, "", "compile failed: planted"};
+    return {true, "fake-" + c.build_name(), ""};
   }
+  void set_sm80_arch(const std::string& arch) override { sm80_arch = arch; }
 };
 
 // A config of the real tn space by its knobs.
@@ -360,6 +365,123 @@ TEST(Tuner, MeasuresClassRuleContendersWhereTheSearchDidNot) {
       // Evidence is not search: the problem's decision stands on its own candidates.
       EXPECT_NE(f.db().decision({2048, 3072, 512}, Layout::tn, Accum::f32)->best.find("64x32"), std::string::npos);
     }
+  }
+}
+
+// The first `count` configs of the real sm80 tn space with 16-byte loads (small tiles first).
+std::vector<Sm80Config> some_sm80_configs(size_t count) {
+  std::vector<Sm80Config> out;
+  for (const auto& c : sm80_config_space(Layout::tn, Accum::f32))
+    if (c.vec16 && out.size() < count) out.push_back(c);
+  return out;
+}
+
+// The measurements of one problem as the worker logged them, split by family.
+struct LoggedFamilies {
+  size_t hopper = 0, sm80 = 0;
+};
+LoggedFamilies families(const std::vector<std::string>& measure_lines) {
+  LoggedFamilies n;
+  for (const auto& line : measure_lines) (line.find(" sm80_") != std::string::npos ? n.sm80 : n.hopper)++;
+  return n;
+}
+
+TEST(Tuner, AnSm80KernelFastestOnATinyShapeGetsTheExactEntry) {
+  Fixture f;
+  const Shape s{256, 256, 256};
+  auto o = f.options({s}, 6);
+  o.sm80_configs = some_sm80_configs(4);
+  WorkerBackend backend(f.worker({"--sm80-speedup", "4"}));
+  FakeSource source;
+  run_tune(o, backend, source);
+  EXPECT_EQ(source.sm80_arch, "sm_90a");  // from the worker's compute capability 9.0
+  // Half the budget to each family on a tiny shape.
+  const LoggedFamilies n = families(f.logged("measure"));
+  EXPECT_EQ(n.sm80, 3u);
+  EXPECT_EQ(n.hopper, 3u);
+  const auto d = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->outcome, "win");
+  EXPECT_EQ(d->served.rfind("sm80_", 0), 0u) << d->served;
+  const Table t = load_table(o.out, {"Fake GPU", "sm_90a", "hash1"});
+  const auto e = t.lookup(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(e && e->sm80);
+  EXPECT_FALSE(e->config.has_value());
+  EXPECT_FALSE(e->specialized);
+  EXPECT_EQ(e->sm80->name(), d->served);
+}
+
+TEST(Tuner, Sm80ConfigsAreNotSearchedWhereTheHopperFamilyServesALargerShape) {
+  Fixture f;
+  auto o = f.options({{2048, 2048, 1024}}, 4);
+  o.sm80_configs = some_sm80_configs(4);
+  f.run(o, {"--sm80-speedup", "4"});
+  const LoggedFamilies n = families(f.logged("measure"));
+  EXPECT_EQ(n.sm80, 0u);
+  EXPECT_EQ(n.hopper, 4u);
+}
+
+TEST(Tuner, ABuildForTheShapeThatIsFastestIsServedSpecializedButNeverByARule) {
+  Fixture f;
+  const std::vector<Shape> mid = {{2048, 2048, 1024}, {2048, 3072, 512}, {3072, 2048, 2048}};
+  auto o = f.options(mid, 7);
+  o.specialize = 2;
+  const TuneResult r = f.run(o, {"--specialized-speedup", "1.5"});
+  for (const auto& s : mid) {
+    // The budget's 7, then the two best generic candidates built for the shape.
+    const auto ms = f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate");
+    size_t built_for_it = 0;
+    for (const auto& m : ms) built_for_it += m.config.find("_at" + to_string(s)) != std::string::npos;
+    EXPECT_EQ(built_for_it, 2u) << to_string(s);
+    EXPECT_EQ(ms.size(), 9u) << to_string(s);
+  }
+  // No build ran on a shape other than its own.
+  for (const auto& line : f.logged("measure")) {
+    const auto at = line.find("_at");
+    if (at == std::string::npos) continue;
+    std::istringstream in(line.substr(8));
+    int64_t M, N, K;
+    in >> M >> N >> K;
+    EXPECT_EQ(line.substr(at + 3), to_string(Shape{M, N, K})) << line;
+  }
+  const Table t = load_table(r.table_path, {"Fake GPU", "sm_90a", "hash1"});
+  ASSERT_EQ(t.exact.size(), 3u);
+  for (const auto& [key, e] : t.exact) {
+    ASSERT_TRUE(e.config.has_value());
+    EXPECT_TRUE(e.specialized);
+    EXPECT_EQ(*e.config, f.good);
+  }
+  // The class rule serves shapes nobody built for: the same kernel, built for any shape.
+  const auto rule = t.rules.find({ShapeClass::mid, Layout::tn, Accum::f32});
+  ASSERT_NE(rule, t.rules.end());
+  ASSERT_TRUE(rule->second.config.has_value());
+  EXPECT_EQ(*rule->second.config, f.good);
+  EXPECT_FALSE(rule->second.specialized);
+  // A rerun finds everything done: builds for one shape cost no budget on resume either.
+  const TuneResult again = f.run(o, {"--specialized-speedup", "1.5"});
+  EXPECT_EQ(again.already_done, 3u);
+  EXPECT_EQ(again.measured, 0);
+}
+
+TEST(Tuner, AnSm80KernelBuiltForATinyShapeCanWinItsEntry) {
+  Fixture f;
+  const Shape s{128, 128, 128};
+  auto o = f.options({s}, 4);
+  o.sm80_configs = some_sm80_configs(4);
+  o.specialize = 1;
+  const TuneResult r = f.run(o, {"--sm80-speedup", "4", "--specialized-speedup", "1.5"});
+  const Table t = load_table(r.table_path, {"Fake GPU", "sm_90a", "hash1"});
+  const auto e = t.lookup(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(e && e->sm80);
+  EXPECT_TRUE(e->specialized);
+  const auto d = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->served, e->sm80->name() + "_at128x128x128");
+  const auto rule = t.rules.find({ShapeClass::tiny, Layout::tn, Accum::f32});
+  ASSERT_NE(rule, t.rules.end());
+  EXPECT_FALSE(rule->second.specialized);
+  if (rule->second.sm80) {
+    EXPECT_EQ(*rule->second.sm80, *e->sm80);
   }
 }
 

@@ -52,6 +52,29 @@ TEST(WorkerProtocol, RequestsRoundTrip) {
   EXPECT_TRUE(std::holds_alternative<Quit>(decode_request(encode_request(Quit{}, 7)).request));
 }
 
+// Candidates of the sm80 family and builds for one shape travel like Hopper ones.
+TEST(WorkerProtocol, CandidatesOfEitherFamilyAndShapeBuildsRoundTrip) {
+  Sm80Config k;
+  k.block_m = 32;
+  k.warps_m = 1;
+  const std::vector<KernelCandidate> kinds = {sm80_candidate(k), sm80_candidate(k).specialized_for({64, 64, 128}),
+                                              split_candidate().specialized_for({77, 4095, 1000})};
+  for (const auto& c : kinds) {
+    const auto measure = decode_request(encode_request(MeasureCandidate{Layout::tn, c, "key"}, 8));
+    EXPECT_EQ(std::get<MeasureCandidate>(measure.request).candidate, c) << c.name();
+    CompareFinal cmp;
+    cmp.entries = {FinalEntry{c, "k", {}}, FinalEntry{std::nullopt, {}, "cublaslt-autotune"}};
+    const auto back = std::get<CompareFinal>(decode_request(encode_request(cmp, 9)).request);
+    ASSERT_EQ(back.entries.size(), 2u);
+    EXPECT_EQ(back.entries[0].candidate, c);
+    EXPECT_EQ(back.entries[0].name(), c.name());
+  }
+  // An sm80 kernel with launch knobs is no candidate: the request is refused.
+  nlohmann::json bad = nlohmann::json::parse(encode_request(MeasureCandidate{Layout::tn, sm80_candidate(k), "key"}, 10));
+  bad["candidate"]["launch"] = {{"splits", 2}};
+  EXPECT_THROW(decode_request(bad.dump()), Error);
+}
+
 TEST(WorkerProtocol, RepliesRoundTrip) {
   Reply hello;
   hello.environment = {{"gpu", "NVIDIA H200"}, {"sm_count", 132}};

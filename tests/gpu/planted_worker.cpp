@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
   const tune::CandidateFactory real = tune::kernel_cache_factory(cache_dir);
   return tune::run_worker(
       [&real](DeviceContext& ctx, const KernelCandidate& c, const std::string& key) -> std::unique_ptr<GemmImpl> {
-        if (const auto flaw = testing::planted_flaw(c.config)) return testing::make_planted(*flaw, ctx);
+        if (const auto* k = c.hopper())
+          if (const auto flaw = testing::planted_flaw(*k)) return testing::make_planted(*flaw, ctx);
         return real(ctx, c, key);
       });
 }
