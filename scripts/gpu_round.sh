@@ -92,14 +92,17 @@ case "$stage" in
     mkdir -p "$OUT/tune"
     # DB_FROM: resume from an earlier run's database (results are reused only for this GPU,
     # architecture and kernel source).
+    # KEEP=1 leaves $OUT/tune unpacked, so a second tune in the same call resumes its database
+    # (DB_FROM unset); TUNE_ARGS: more tune options (e.g. --specialize 2); LOG: the log's name.
     [ -n "${DB_FROM:-}" ] && cp "$DB_FROM" "$OUT/tune/tune.sqlite"
+    log="$OUT/tune/${LOG:-tune}.log"
     timeout ${LIMIT_S:-300} "$BIN/gemmforge" tune ${TUNE_SHAPES:---shapes grid --sample 100} --layout both \
-      --strategy ${STRATEGY:-rl} --budget ${BUDGET:-6} --configs "${CONFIGS:-bench/configs/tune.json}" \
-      --time-limit ${TIME_LIMIT_S:-240} --db "$OUT/tune/tune.sqlite" --out "$OUT/tune/table.json" > "$OUT/tune/tune.log" 2>&1
+      --strategy ${STRATEGY:-rl} --budget ${BUDGET:-6} --configs "${CONFIGS:-bench/configs/tune.json}" ${TUNE_ARGS:-} \
+      --time-limit ${TIME_LIMIT_S:-240} --db "$OUT/tune/tune.sqlite" --out "$OUT/tune/table.json" > "$log" 2>&1
     echo "tune exit $?"
-    grep -v "^\[" "$OUT/tune/tune.log" | tail -30
+    grep -v "^\[" "$log" | tail -30
     cp "$OUT/tune/table.json" "$OUT/table.json" 2>/dev/null
-    tar czf "$OUT/tune.tar.gz" -C "$OUT" tune && rm -rf "$OUT/tune"
+    [ -z "${KEEP:-}" ] && tar czf "$OUT/tune.tar.gz" -C "$OUT" tune && rm -rf "$OUT/tune"
     ;;
   lib)
     # The runtime library (gemmforge/gemm.hpp, call by call) with TABLE against the baselines on
