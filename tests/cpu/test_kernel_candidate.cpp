@@ -4,29 +4,18 @@
 #include <gtest/gtest.h>
 
 #include "core/kernel_candidate.hpp"
+#include "sample_candidates.hpp"
 
 namespace gemmforge {
 namespace {
 
 KernelCandidate hopper_split() {
-  KernelCandidate c;
-  c.config.block_m = 64;
-  c.config.block_n = 96;
-  c.config.stages = 6;
-  c.config.consumers = 1;
-  c.knobs.splits = 4;
+  KernelCandidate c = testing::split_hopper_candidate();
   c.knobs.pdl = true;
   return c;
 }
 
-Sm80Config small_sm80() {
-  Sm80Config c;
-  c.block_m = 32;
-  c.block_n = 64;
-  c.warps_m = 1;
-  c.warps_n = 2;
-  return c;
-}
+Sm80Config small_sm80() { return testing::small_sm80_config(64); }
 
 TEST(KernelCandidate, EveryKindRoundTripsThroughJson) {
   const Shape s{64, 96, 128};

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "sample_candidates.hpp"
 #include "tune/kernel_source.hpp"
 
 namespace gemmforge::tune {
@@ -18,15 +19,7 @@ struct TempCache {
   ~TempCache() { std::filesystem::remove_all(dir); }
 };
 
-Sm80Config small_sm80() {
-  Sm80Config c;
-  c.block_m = 32;
-  c.block_n = 32;
-  c.warps_m = 1;
-  c.warps_n = 2;
-  c.stages = 2;
-  return c;
-}
+Sm80Config small_sm80() { return gemmforge::testing::small_sm80_config(32, 2); }
 
 TEST(CompileAhead, BuildsEitherFamilyAndShapeBuildsUnderTheirOwnKeys) {
   TempCache t;

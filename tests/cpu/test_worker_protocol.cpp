@@ -2,18 +2,14 @@
 // and anything that is not a well-formed message is refused with a reason.
 #include <gtest/gtest.h>
 
+#include "sample_candidates.hpp"
 #include "tune/worker_protocol.hpp"
 
 namespace gemmforge::tune {
 namespace {
 
 KernelCandidate split_candidate() {
-  KernelCandidate c;
-  c.config.block_m = 64;
-  c.config.block_n = 96;
-  c.config.stages = 6;
-  c.config.consumers = 1;
-  c.knobs.splits = 4;
+  KernelCandidate c = gemmforge::testing::split_hopper_candidate();
   c.knobs.group_m = 8;
   return c;
 }
