@@ -59,8 +59,8 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
       ->capture_default_str();
   app.add_option("--cluster-reduction", o.cluster_reduction,
                  "with --impl gemmforge and a split count > 1: sum a split tile inside a cluster of its parts' CTAs "
-                 "through distributed shared memory (non-persistent grid, at most 16 parts, no workspace) instead "
-                 "of through global memory: off, on or both")
+                 "through distributed shared memory (non-persistent grid, at most 16 parts: larger counts are run "
+                 "through global memory only; no workspace) instead of through global memory: off, on or both")
       ->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the gate's random inputs and of the round order")->capture_default_str();
 }
@@ -137,7 +137,10 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
   parse_group_m(o.group_m);  // checked here, before any GPU work; used by prepare_gemmforge
   parse_splits(o.splits);
   parse_off_on_both(o.pdl, "--pdl");
-  parse_off_on_both(o.cluster_reduction, "--cluster-reduction");
+  const auto in_cluster = parse_off_on_both(o.cluster_reduction, "--cluster-reduction");
+  const auto counts = parse_splits(o.splits);
+  if (in_cluster.back() && std::none_of(counts.begin(), counts.end(), [](int k) { return k == kAutoSplits || k > 1; }))
+    throw Error("--cluster-reduction " + o.cluster_reduction + " sums split tiles: give --splits a count above 1 or 'auto'");
   wants_torch = false;
   for (const auto& name : split_list(o.impls)) {
     if (!is_known_impl(name))

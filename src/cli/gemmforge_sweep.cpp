@@ -135,7 +135,15 @@ nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const 
                 if (!launch_problem(c.config, knobs).empty()) continue;
               }
               auto impl = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
-              impl->prepare(p, sets);
+              try {
+                impl->prepare(p, sets);
+              } catch (const Error& e) {
+                // What the rules cannot know before the GPU is asked (e.g. no cluster of 16 of
+                // this kernel fits) costs this candidate only, never the shape's other configs.
+                std::cerr << "gemmforge: " << KernelCandidate{c.config, knobs}.name() << " left out on "
+                          << to_string(s) << ": " << e.what() << "\n";
+                continue;
+              }
               out.push_back(std::move(impl));
             }
     }

@@ -237,7 +237,7 @@ LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M,
     tuned.splits = auto_splits(c, M, N, K, resident_ctas);
     if (tuned.cluster_reduction) {
       if (tuned.splits > 1) tuned = cluster_reduced(tuned);
-      else tuned.cluster_reduction = false;  // the tiles fill the GPU: unsplit, no cluster to reduce in
+      else tuned.cluster_reduction = false, tuned.persistent = true;  // the tiles fill the GPU: an ordinary launch
     }
   }
   return tuned;

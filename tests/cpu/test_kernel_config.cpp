@@ -273,6 +273,7 @@ TEST(LaunchKnobs, AReductionInsideAClusterHasItsOwnRules) {
   EXPECT_EQ(launch_problem(c, tall), "");
   const LaunchKnobs full = knobs_for_shape(c, k, 8192, 8192, 4096, 132);
   EXPECT_FALSE(full.cluster_reduction);
+  EXPECT_TRUE(full.persistent);  // as the tuner launches an unsplit config
   EXPECT_EQ(full.splits, 1);
   EXPECT_EQ(launch_problem(c, full), "");
 }

@@ -113,7 +113,7 @@ struct Fixture {
 // Whether a measured candidate's name is this config with launch knobs (e.g. "_k4_pdl") or none.
 bool is_variant_of(const std::string& candidate, const KernelConfig& c) {
   if (candidate.rfind(c.name(), 0) != 0) return false;
-  static const std::regex knobs("((_g|_k)[0-9]+|_sk|_np|_pdl|_lastsum)*");
+  static const std::regex knobs("((_g|_k)[0-9]+|_sk|_np|_pdl|_lastsum|_dsm)*");
   return std::regex_match(candidate.substr(c.name().size()), knobs);
 }
 
