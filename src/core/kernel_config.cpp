@@ -182,6 +182,50 @@ LaunchKnobs LaunchKnobs::from_json(const nlohmann::json& j) {
   }
 }
 
+LaunchKnobs LaunchKnobs::from_suffix(const std::string& suffix) {
+  auto bad = [&](const std::string& what) { return Error("launch-knob suffix '" + suffix + "': " + what); };
+  LaunchKnobs k;
+  bool lastsum = false;
+  std::stringstream in(suffix);
+  std::string token;
+  if (!suffix.empty() && (!std::getline(in, token, '_') || !token.empty())) throw bad("must start with '_'");
+  while (std::getline(in, token, '_')) {
+    auto number = [&](size_t from) {
+      const auto n = parse_integer(token.substr(from));
+      if (!n || *n < 1 || *n > 65536) throw bad("'" + token + "' has no positive count");
+      return int(*n);
+    };
+    if (token == "sk") k.stream_k = true;
+    else if (token == "np") k.persistent = false;
+    else if (token == "pdl") k.pdl = true;
+    else if (token == "lastsum") lastsum = true;
+    else if (token == "dsm") k.cluster_reduction = true;
+    else if (token.size() > 1 && token[0] == 'g') k.group_m = number(1);
+    else if (token.size() > 1 && token[0] == 'k') k.splits = number(1);
+    else throw bad("unknown part '" + token + "'");
+  }
+  // suffix() writes "_lastsum" only where it matters: a sum through global memory.
+  k.sliced_reduction = !lastsum;
+  if (auto why = knobs_problem(k); !why.empty()) throw bad(why);
+  if (k.suffix() != suffix) throw bad("reads back as '" + k.suffix() + "'");
+  return k;
+}
+
+std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::string& name) {
+  // The config's name is its first eight '_'-separated parts and its own flags (mc, tmastore,
+  // swap); whatever follows is the launch-knob suffix.
+  size_t at = 0;
+  for (int part = 0; part < 8 && at != std::string::npos; ++part) at = name.find('_', at + (part > 0 ? 1 : 0));
+  while (at != std::string::npos) {
+    const size_t next = name.find('_', at + 1);
+    const std::string part = name.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    if (part != "mc" && part != "tmastore" && part != "swap") break;
+    at = next;
+  }
+  const std::string config = at == std::string::npos ? name : name.substr(0, at);
+  return {KernelConfig::from_name(config), LaunchKnobs::from_suffix(at == std::string::npos ? "" : name.substr(at))};
+}
+
 int effective_splits(const KernelConfig& c, int64_t K, int splits) {
   const int64_t k_blocks = (K + c.block_k - 1) / c.block_k;
   return int(std::max<int64_t>(1, std::min<int64_t>(splits, k_blocks)));

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -82,7 +83,13 @@ struct LaunchKnobs {
   std::string suffix() const;
   nlohmann::json to_json() const;
   static LaunchKnobs from_json(const nlohmann::json&);  // missing fields keep their defaults
+  // The inverse of suffix(); throws Error naming the part it cannot read.
+  static LaunchKnobs from_suffix(const std::string&);
 };
+
+// A Hopper candidate's name (config name + launch-knob suffix, as KernelCandidate names it) read
+// back into its two halves; throws Error on anything else.
+std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::string&);
 
 // Split-K as the kernel runs it: `splits` clamped to the K blocks, so no part is empty.
 int effective_splits(const KernelConfig&, int64_t K, int splits);

@@ -288,7 +288,10 @@ std::unique_ptr<Strategy> make_strategy(const std::string& name, uint64_t seed) 
 
 std::string ReplayMeasure::key(const Shape& s, const KernelConfig& c) { return to_string(s) + "/" + c.name(); }
 
-void ReplayMeasure::add(const Shape& s, const KernelConfig& c, std::optional<double> us) { table_[key(s, c)] = us; }
+void ReplayMeasure::add(const Shape& s, const KernelConfig& c, std::optional<double> us) {
+  auto [it, first] = table_.try_emplace(key(s, c), us);
+  if (!first && us && (!it->second || *us < *it->second)) it->second = us;
+}
 
 std::optional<double> ReplayMeasure::operator()(const Shape& s, const KernelConfig& c) const {
   auto it = table_.find(key(s, c));

@@ -41,6 +41,8 @@ const std::vector<std::string>& strategy_names();
 // The replay backend: measurements recorded on a GPU, looked up by (shape, config name).
 class ReplayMeasure {
  public:
+  // Records one launch of the config at the shape; a config launched several ways (launch-knob
+  // variants) keeps its fastest passing time, as the tuner keeps a config's best variant.
   void add(const Shape&, const KernelConfig&, std::optional<double> us);
   std::optional<double> operator()(const Shape&, const KernelConfig&) const;
   size_t size() const { return table_.size(); }

@@ -63,7 +63,9 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
           // The strategies search Hopper knobs: sm80-family rows (bench --configs with sm80 configs)
           // are not points of their space either.
           if (name.rfind("sm80_", 0) == 0) return;
-          const KernelConfig c = KernelConfig::from_name(name);
+          // A config swept with launch knobs (--splits, --pdl, ...) is one point of the space:
+          // its fastest passing variant at the shape (ReplayMeasure::add).
+          const KernelConfig c = parse_hopper_candidate_name(name).first;
           if (c.layout != layout) throw Error("config " + name + " recorded under layout " + v[col.layout]);
           const std::string key = to_string(s) + " " + name;
           if (!recorded.insert(key).second) throw Error(key + " is recorded twice (mixing runs?)");
@@ -82,7 +84,7 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
           r.measure.add(s, c, us);
           auto& list = shapes[layout];
           if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
-          seen[layout][name].insert(to_string(s));
+          seen[layout][c.name()].insert(to_string(s));
           ++r.rows;
         });
   }

@@ -23,8 +23,10 @@ struct SweepReplay {
 };
 
 // Reads one run's sweep.csv files (several files: the parts of one run). Rows of builds for one
-// shape ("_at...") and of the sm80 family are skipped: the strategies search Hopper configs. A (shape, layout,
-// config) recorded twice is an error: two runs of different kernel sources must not be mixed.
+// shape ("_at...") and of the sm80 family are skipped: the strategies search Hopper configs. A
+// config's launch-knob variants ("..._k4_pdl") count as that config at its fastest. A (shape,
+// layout, candidate) recorded twice is an error: two runs of different kernel sources must not be
+// mixed.
 SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>&);
 
 }  // namespace gemmforge

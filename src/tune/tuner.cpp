@@ -89,9 +89,15 @@ class Tuner {
   bool out_of_time() const {
     return o_.time_limit_s > 0 && std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_limit_s;
   }
+  // Not decided yet, decided with a smaller budget, or decided before --specialize was asked
+  // for (no build for this shape measured: those cost no budget, so a rerun adds them).
   bool needs_work(const Shape& s, Layout l) const {
     const auto d = db_.decision(s, l, o_.acc);
-    return !d || d->budget < o_.budget;
+    if (!d || d->budget < o_.budget) return true;
+    if (o_.specialize <= 0) return false;
+    for (const auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate"))
+      if (const auto c = candidate_named(db_, m.config); c && c->specialized()) return false;
+    return true;
   }
   void tune_problem(const Shape&, Layout, Progress&, size_t done);
   // The configs of each family that can serve this problem.
@@ -249,7 +255,9 @@ void Tuner::search_sm80(const Shape& s, Layout l, const std::vector<Sm80Config>&
     const auto c = candidate_named(db_, name);
     done += c && c->sm80_config() && !c->specialized();
   }
-  for (const auto& c : sm80_covering_sample(servable, size_t(measurements), problem_seed(o_.seed, s, l))) {
+  // The whole reproducible order (its covering part first), so a config that does not build is
+  // replaced by the next one rather than shrinking the family's share.
+  for (const auto& c : sm80_covering_sample(servable, servable.size(), problem_seed(o_.seed, s, l))) {
     if (done >= measurements) break;
     const KernelCandidate k = sm80_candidate(c);
     const bool is_new = !known.count(k.name());
@@ -299,7 +307,9 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
       if (d.layout == l && d.acc == o_.acc && classify(d.shape) == classify(s)) class_decisions.push_back(d);
     for (const auto& name : rule_contenders(generic_decisions(class_decisions), size_t(std::max(0, o_.seeds)))) {
       const auto c = candidate_named(db_, name);
-      if (c && !c->specialized() && why_not_supported(*c, problem).empty())
+      // Only the families searched now: an earlier run's sm80 winner is no seed of a Hopper-only run.
+      if (c && !c->specialized() && (c->sm80_config() ? o_.search_sm80 : o_.search_hopper) &&
+          why_not_supported(*c, problem).empty())
         measure_candidate(s, l, launched_on(*c, s, sm_count_), known, &spent, baseline_us, "seed: a winner on this class");
     }
     if (const int n = sm80_measurements(s, o_.budget, !servable.empty()); n > 0 && !sm80_servable.empty())
@@ -655,8 +665,13 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
   TuneResult r;
   r.sm_count = device.value("sm_count", 0);
   if (r.sm_count < 1) throw Error("the worker did not say how many SMs the GPU has");
-  // Only asked of a device when the sm80 family is searched at all.
-  if (o.search_sm80 && (o.configs.empty() || !o.sm80_configs.empty())) source.set_sm80_arch(sm80_arch_of(device));
+  // Set whenever the device says its compute capability: sm80 kernels may reach the compiler
+  // even when that family is not searched now (class rules of a database tuned with it).
+  try {
+    source.set_sm80_arch(sm80_arch_of(device));
+  } catch (const Error&) {
+    if (o.search_sm80 && (o.configs.empty() || !o.sm80_configs.empty())) throw;
+  }
   r.foreign = db.foreign_count();
   if (r.foreign)
     std::fprintf(stderr,

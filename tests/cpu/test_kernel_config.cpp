@@ -225,6 +225,36 @@ TEST(LaunchKnobs, NameAndJsonRoundTrip) {
   EXPECT_THROW(LaunchKnobs::from_json({{"splits", "four"}}), Error);
 }
 
+TEST(LaunchKnobs, SuffixesAndCandidateNamesReadBack) {
+  LaunchKnobs split;
+  split.splits = 8;
+  split.group_m = 4;
+  split.pdl = true;
+  LaunchKnobs last = split;
+  last.sliced_reduction = false;
+  LaunchKnobs stream;
+  stream.stream_k = true;
+  for (const LaunchKnobs& k : {LaunchKnobs{}, split, last, stream, cluster_reduced(split)})
+    EXPECT_EQ(LaunchKnobs::from_suffix(k.suffix()), k) << k.suffix();
+  EXPECT_THROW(LaunchKnobs::from_suffix("_k4_fast"), Error);   // unknown part
+  EXPECT_THROW(LaunchKnobs::from_suffix("k4"), Error);         // no leading '_'
+  EXPECT_THROW(LaunchKnobs::from_suffix("_pdl_k4"), Error);    // not in suffix() order
+  EXPECT_THROW(LaunchKnobs::from_suffix("_k4_sk"), Error);     // split-K and stream-K together
+  EXPECT_THROW(LaunchKnobs::from_suffix("_kx"), Error);
+  KernelConfig swap;
+  swap.block_m = 128;
+  swap.block_n = 64;
+  swap.swap_ab = true;
+  for (const KernelConfig& c : {KernelConfig{}, swap})
+    for (const LaunchKnobs& k : {LaunchKnobs{}, split, cluster_reduced(split)}) {
+      const auto [config, knobs] = parse_hopper_candidate_name(KernelCandidate(c, k).name());
+      EXPECT_EQ(config, c);
+      EXPECT_EQ(knobs, k);
+    }
+  EXPECT_THROW(parse_hopper_candidate_name("sm90_tn_f32_128x128x64_s4_c2_coop_1x1_turbo"), Error);
+  EXPECT_THROW(parse_hopper_candidate_name("sm80_tn_f32_64x64x32_w2x2_s3_v16"), Error);
+}
+
 TEST(LaunchKnobs, AReductionInsideAClusterHasItsOwnRules) {
   KernelConfig c;  // 128x128, 4 stages, two cooperative consumers
   LaunchKnobs split;

@@ -63,6 +63,32 @@ TEST(SweepReplay, StrategiesOnRecordedDataAreDeterministicAndExhaustiveFindsTheB
   }
 }
 
+// A sweep with launch knobs (split-K counts, with and without PDL): each config is one point of
+// the space, at its fastest passing variant.
+TEST(SweepReplay, AConfigSweptWithLaunchKnobsIsItsFastestVariant) {
+  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sweep_replay_knobs_test";
+  std::filesystem::create_directories(dir);
+  const std::string c = "sm90_tn_f32_64x64x64_s8_c1_coop_1x1";
+  write_file_atomically(dir / "sweep.csv", "M,N,K,layout,acc,config,verdict,estimate_us\n"
+                                           "64,64,4096,tn,f32," + c + "_k4,pass,7.5\n"
+                                           "64,64,4096,tn,f32," + c + "_k16_pdl,pass,5.2\n"
+                                           "64,64,4096,tn,f32," + c + "_k16_np_pdl_dsm,fail,\n"
+                                           "64,64,8192,tn,f32," + c + "_k8,fail,\n");
+  const SweepReplay r = load_sweep_replay({dir / "sweep.csv"});
+  EXPECT_EQ(r.rows, 4u);
+  ASSERT_EQ(r.parts.at(Layout::tn).space.size(), 1u);
+  const KernelConfig config = r.parts.at(Layout::tn).space[0];
+  EXPECT_EQ(config.name(), c);
+  EXPECT_EQ(r.measure({64, 64, 4096}, config), 5.2);          // a failed variant does not hide a pass
+  EXPECT_FALSE(r.measure({64, 64, 8192}, config).has_value());  // no variant passed
+  std::filesystem::remove_all(dir);
+  // The committed split-K run (every config with splits 4..32, with and without PDL) replays.
+  const auto v3 = std::filesystem::path(GEMMFORGE_SOURCE_DIR) / "bench/results/2026-11-29-h200-split-k-v3/tall-k/sweep.csv";
+  const SweepReplay tall = load_sweep_replay({v3});
+  EXPECT_EQ(tall.parts.at(Layout::tn).shapes.size(), 64u);
+  EXPECT_GT(tall.parts.at(Layout::tn).space.size(), 3u);
+}
+
 TEST(SweepReplay, RefusesMixedRunsAndForeignFiles) {
   const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sweep_replay_test";
   std::filesystem::create_directories(dir);

@@ -463,6 +463,28 @@ TEST(Tuner, ABuildForTheShapeThatIsFastestIsServedSpecializedButNeverByARule) {
   EXPECT_EQ(again.measured, 0);
 }
 
+// A database tuned without --specialize: a rerun with it adds the builds for each shape (they
+// cost no budget), and the one after that finds everything done.
+TEST(Tuner, ARerunWithSpecializeAddsTheBuildsToProblemsTunedWithout) {
+  Fixture f;
+  const std::vector<Shape> mid = {{2048, 2048, 1024}, {2048, 3072, 512}};
+  auto o = f.options(mid, 7);
+  f.run(o, {"--specialized-speedup", "1.5"});
+  o.specialize = 2;
+  const TuneResult with = f.run(o, {"--specialized-speedup", "1.5"});
+  EXPECT_EQ(with.already_done, 0u);
+  EXPECT_EQ(with.tuned_now, 2u);
+  for (const auto& s : mid) {
+    size_t built_for_it = 0;
+    for (const auto& m : f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate"))
+      built_for_it += m.config.find("_at" + to_string(s)) != std::string::npos;
+    EXPECT_EQ(built_for_it, 2u) << to_string(s);
+  }
+  const TuneResult again = f.run(o, {"--specialized-speedup", "1.5"});
+  EXPECT_EQ(again.already_done, 2u);
+  EXPECT_EQ(again.measured, 0);
+}
+
 TEST(Tuner, AnSm80KernelBuiltForATinyShapeCanWinItsEntry) {
   Fixture f;
   const Shape s{128, 128, 128};
