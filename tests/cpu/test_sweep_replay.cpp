@@ -15,6 +15,16 @@ const std::filesystem::path kRun = std::filesystem::path(GEMMFORGE_SOURCE_DIR) /
 
 SweepReplay recorded() { return load_sweep_replay({kRun / "large-a/sweep.csv", kRun / "large-b/sweep.csv"}); }
 
+// A sweep.csv of these rows (after the header) in a folder of its own, loaded and cleaned up.
+SweepReplay replay_of_rows(const std::string& test, const std::string& rows) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gemmforge_sweep_replay_" + test);
+  std::filesystem::create_directories(dir);
+  write_file_atomically(dir / "sweep.csv", "M,N,K,layout,acc,config,verdict,estimate_us\n" + rows);
+  SweepReplay r = load_sweep_replay({dir / "sweep.csv"});
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
 TEST(SweepReplay, LoadsTheRecordedLargeClassRun) {
   const SweepReplay r = recorded();
   ASSERT_EQ(r.parts.count(Layout::tn), 1u);
@@ -29,18 +39,13 @@ TEST(SweepReplay, LoadsTheRecordedLargeClassRun) {
 // A sweep that also timed sm80-family configs and builds for one shape: the strategies' space
 // is its Hopper configs.
 TEST(SweepReplay, LeavesSm80AndShapeBuildsOutOfTheSpace) {
-  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sweep_replay_sm80_test";
-  std::filesystem::create_directories(dir);
   const std::string hopper = "sm90_tn_f32_128x128x64_s4_c2_coop_1x1";
-  write_file_atomically(dir / "sweep.csv", "M,N,K,layout,acc,config,verdict,estimate_us\n"
-                                           "64,64,64,tn,f32," + hopper + ",pass,3.0\n"
-                                           "64,64,64,tn,f32," + hopper + "_at64x64x64,pass,2.5\n"
-                                           "64,64,64,tn,f32,sm80_tn_f32_64x64x32_w2x2_s3_v16,pass,2.0\n");
-  const SweepReplay r = load_sweep_replay({dir / "sweep.csv"});
+  const SweepReplay r = replay_of_rows("sm80", "64,64,64,tn,f32," + hopper + ",pass,3.0\n"
+                                               "64,64,64,tn,f32," + hopper + "_at64x64x64,pass,2.5\n"
+                                               "64,64,64,tn,f32,sm80_tn_f32_64x64x32_w2x2_s3_v16,pass,2.0\n");
   EXPECT_EQ(r.rows, 1u);
   ASSERT_EQ(r.parts.at(Layout::tn).space.size(), 1u);
   EXPECT_EQ(r.parts.at(Layout::tn).space[0].name(), hopper);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(SweepReplay, StrategiesOnRecordedDataAreDeterministicAndExhaustiveFindsTheBest) {
@@ -66,22 +71,17 @@ TEST(SweepReplay, StrategiesOnRecordedDataAreDeterministicAndExhaustiveFindsTheB
 // A sweep with launch knobs (split-K counts, with and without PDL): each config is one point of
 // the space, at its fastest passing variant.
 TEST(SweepReplay, AConfigSweptWithLaunchKnobsIsItsFastestVariant) {
-  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sweep_replay_knobs_test";
-  std::filesystem::create_directories(dir);
   const std::string c = "sm90_tn_f32_64x64x64_s8_c1_coop_1x1";
-  write_file_atomically(dir / "sweep.csv", "M,N,K,layout,acc,config,verdict,estimate_us\n"
-                                           "64,64,4096,tn,f32," + c + "_k4,pass,7.5\n"
-                                           "64,64,4096,tn,f32," + c + "_k16_pdl,pass,5.2\n"
-                                           "64,64,4096,tn,f32," + c + "_k16_np_pdl_dsm,fail,\n"
-                                           "64,64,8192,tn,f32," + c + "_k8,fail,\n");
-  const SweepReplay r = load_sweep_replay({dir / "sweep.csv"});
+  const SweepReplay r = replay_of_rows("knobs", "64,64,4096,tn,f32," + c + "_k4,pass,7.5\n"
+                                                "64,64,4096,tn,f32," + c + "_k16_pdl,pass,5.2\n"
+                                                "64,64,4096,tn,f32," + c + "_k16_np_pdl_dsm,fail,\n"
+                                                "64,64,8192,tn,f32," + c + "_k8,fail,\n");
   EXPECT_EQ(r.rows, 4u);
   ASSERT_EQ(r.parts.at(Layout::tn).space.size(), 1u);
   const KernelConfig config = r.parts.at(Layout::tn).space[0];
   EXPECT_EQ(config.name(), c);
   EXPECT_EQ(r.measure({64, 64, 4096}, config), 5.2);          // a failed variant does not hide a pass
   EXPECT_FALSE(r.measure({64, 64, 8192}, config).has_value());  // no variant passed
-  std::filesystem::remove_all(dir);
   // The committed split-K run (every config with splits 4..32, with and without PDL) replays.
   const auto v3 = std::filesystem::path(GEMMFORGE_SOURCE_DIR) / "bench/results/2026-11-29-h200-split-k-v3/tall-k/sweep.csv";
   const SweepReplay tall = load_sweep_replay({v3});
