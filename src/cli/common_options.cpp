@@ -135,10 +135,9 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
   else b.layouts = {parse_layout(o.layout)};
   b.acc = parse_accum(o.acc);
   parse_group_m(o.group_m);  // checked here, before any GPU work; used by prepare_gemmforge
-  parse_splits(o.splits);
+  const auto counts = parse_splits(o.splits);
   parse_off_on_both(o.pdl, "--pdl");
   const auto in_cluster = parse_off_on_both(o.cluster_reduction, "--cluster-reduction");
-  const auto counts = parse_splits(o.splits);
   if (in_cluster.back() && std::none_of(counts.begin(), counts.end(), [](int k) { return k == kAutoSplits || k > 1; }))
     throw Error("--cluster-reduction " + o.cluster_reduction + " sums split tiles: give --splits a count above 1 or 'auto'");
   wants_torch = false;

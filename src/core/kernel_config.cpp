@@ -135,12 +135,13 @@ int KernelConfig::wg_rows() const {
 
 int KernelConfig::epilogue_block_cols() const { return block_n % 64 == 0 ? 64 : (block_n % 32 == 0 ? 32 : 16); }
 
+int KernelConfig::stage_ring_bytes() const { return stages * (block_m + block_n) * block_k * 2; }
+
 int KernelConfig::shared_bytes() const {
-  const int stage = (block_m + block_n) * block_k * 2;
   const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
   // Two staging buffers of one column block per consumer (kernels/sm90/epilogue.cuh).
   const int epilogue = tma_store ? consumers * 2 * wg_rows() * epilogue_block_cols() * 2 : 0;
-  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stages * stage + barriers + epilogue;
+  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + barriers + epilogue;
 }
 
 int KernelConfig::accumulator_registers() const {
@@ -255,10 +256,9 @@ std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
   if (k.stream_k && c.cluster_m * c.cluster_n > 1) return "stream-K shares tiles between CTAs, not between clusters";
   if (k.cluster_reduction) {
     if (c.cluster_m * c.cluster_n > 1) return "a reduction inside a cluster runs the cluster along K: the config's cluster must be 1x1";
-    const int ring = c.stages * (c.block_m + c.block_n) * c.block_k * 2;
-    if (ring < cluster_reduction_bytes(c))
+    if (c.stage_ring_bytes() < cluster_reduction_bytes(c))
       return "a reduction inside a cluster writes " + std::to_string(cluster_reduction_bytes(c)) +
-             " bytes of partial sums over the stage ring, which holds " + std::to_string(ring);
+             " bytes of partial sums over the stage ring, which holds " + std::to_string(c.stage_ring_bytes());
   }
   return {};
 }

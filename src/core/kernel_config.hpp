@@ -42,6 +42,7 @@ struct KernelConfig {
   // Derived quantities the rules and the launcher use.
   int threads() const { return (consumers + 1) * 128; }
   int shared_bytes() const;        // dynamic shared memory per CTA
+  int stage_ring_bytes() const;    // the A and B tiles of every pipeline stage
   int wg_rows() const;             // rows of C per consumer warpgroup and tile
   int epilogue_block_cols() const; // TMA-store column block: the widest of 64/32/16 dividing block_n
   int accumulator_registers() const;  // per consumer thread
