@@ -24,10 +24,6 @@ __device__ inline void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
-// Arrive on the mbarrier at the same shared-memory offset as `bar`, in the CTA of rank `cta`.
-// Release at CTA scope (the default) is enough to free a stage: what must be ordered before the
-// arrival is the completion of our wgmma reads of it (wgmma.wait_group), not any write another
-// CTA could observe. A cluster-scope release here costs a fence per stage.
 // The two halves of a cluster barrier with no memory ordering: for waits that only keep CTAs
 // alive (a relaxed arrival does not wait for this thread's earlier stores to complete).
 __device__ inline void cluster_arrive_relaxed() { asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"); }
@@ -41,6 +37,10 @@ __device__ inline u32 map_shared_to_rank(u32 local, u32 cta) {
   return remote;
 }
 
+// Arrive on the mbarrier at the same shared-memory offset as `bar`, in the CTA of rank `cta`.
+// Release at CTA scope (the default) is enough to free a stage: what must be ordered before the
+// arrival is the completion of our wgmma reads of it (wgmma.wait_group), not any write another
+// CTA could observe. A cluster-scope release here costs a fence per stage.
 __device__ inline void mbarrier_arrive_cluster(u64* bar, u32 cta) {
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(map_shared_to_rank(smem_addr(bar), cta)) : "memory");
 }

@@ -5,6 +5,7 @@
 // (f32: 4 registers per slice, f16: 2 packed registers).
 #pragma once
 #include "ptx/named_barrier.cuh"
+#include "ptx/stmatrix.cuh"
 #include "ptx/tma.cuh"
 #include "sm90/pipeline.cuh"
 
@@ -73,11 +74,18 @@ __device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, type
 }
 
 // Through shared memory and TMA, one column block of kEpiCols at a time: the warpgroup writes
-// the block into one of its two staging buffers (swizzled like the TMA map, so the 4-byte writes
-// of a warp hit 32 distinct banks), its first thread issues the block's store, and the next block
-// goes to the other buffer while that store drains. A buffer is rewritten only once the store
-// issued from it two blocks earlier has read it; the last stores of a tile drain while the next
-// tile's wgmmas run. `blocks_done` counts this warpgroup's blocks across tiles (buffer parity).
+// the block into one of its two staging buffers, its first thread issues the block's store, and
+// the next block goes to the other buffer while that store drains. A buffer is rewritten only
+// once the store issued from it two blocks earlier has read it; the last stores of a tile drain
+// while the next tile's wgmmas run. `blocks_done` counts this warpgroup's blocks across tiles
+// (buffer parity).
+//
+// The accumulator fragment of two 8-column slices (rows +0 and +8 of each) is four 8×8 stmatrix
+// tiles, so one stmatrix.x4 writes what sixteen 4-byte stores did. The buffer is swizzled like
+// the TMA map (16-byte chunk c of byte row r goes to chunk c ^ ((r·kEpiRowBytes / 128) & mask)),
+// so the eight 16-byte rows of a tile land in eight distinct bank groups. The rows one lane
+// addresses differ only by whole 64-row wgmma tiles (64 · kEpiRowBytes, a multiple of 1024
+// bytes), which leaves the swizzle phase unchanged, so the phase is computed once per lane.
 template <class T>
 __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], unsigned char* buffers,
                                  const ptx::TensorMap& tmap_c, int consumer, int M, int N, int row0, int col0,
@@ -87,30 +95,33 @@ __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mm
   const u32 barrier_id = T::kEpilogueBarrier + u32(consumer);
   constexpr u32 kSwizzleMask = T::kEpiRowBytes / 16 - 1;
   constexpr int kSlicesPerBlock = T::kEpiCols / 8;
+  static_assert(kSlicesPerBlock % 2 == 0, "stmatrix.x4 writes two 8-column slices");
+  static_assert((64 * T::kEpiRowBytes) % 1024 == 0, "a 64-row step keeps the swizzle phase");
+  // This lane addresses row (lane % 8) of stmatrix tile q = lane / 8: tiles 0 and 1 are rows +0
+  // and +8 of the first slice, tiles 2 and 3 the same of the second.
+  const int tile_q = lane / 8;
+  const u32 row_bytes = u32((warp * 16 + (tile_q % 2) * 8 + lane % 8) * T::kEpiRowBytes);
+  const u32 swizzle_phase = (row_bytes >> 7) & kSwizzleMask;
   const bool in_range = row0 < M && col0 < N;
 #pragma unroll
   for (int b = 0; b < T::kBlockN / T::kEpiCols; ++b, ++blocks_done) {
-    unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
+    const u32 buffer = smem_addr(buffers + (blocks_done % 2) * T::kEpiBufferBytes) + row_bytes;
     if (thread == 0) tma_store_wait_read<1>();  // the store from this buffer, two blocks ago
     named_barrier_sync(barrier_id, 128);
 #pragma unroll
     for (int mi = 0; mi < T::kMmaM; ++mi) {
 #pragma unroll
-      for (int js = 0; js < kSlicesPerBlock; ++js) {
-        const int col = js * 8 + (lane % 4) * 2;  // within the block
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = mi * 64 + warp * 16 + lane / 4 + h * 8;
-          u32 offset = u32(row * T::kEpiRowBytes + col * 2);
-          offset ^= ((offset >> 7) & kSwizzleMask) << 4;
-          *reinterpret_cast<u32*>(buffer + offset) = packed_pair<T>(acc, mi, b * kSlicesPerBlock + js, h);
-        }
+      for (int js = 0; js < kSlicesPerBlock; js += 2) {
+        const int j = b * kSlicesPerBlock + js;
+        const u32 chunk = (u32(js + tile_q / 2) ^ swizzle_phase) * 16;
+        stmatrix_x4(buffer + u32(mi * 64 * T::kEpiRowBytes) + chunk, packed_pair<T>(acc, mi, j, 0),
+                    packed_pair<T>(acc, mi, j, 1), packed_pair<T>(acc, mi, j + 1, 0), packed_pair<T>(acc, mi, j + 1, 1));
       }
     }
     fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
     named_barrier_sync(barrier_id, 128);
     if (thread == 0) {
-      if (in_range) tma_store_2d(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
+      if (in_range) tma_store_2d(&tmap_c, buffers + (blocks_done % 2) * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
       tma_store_commit();  // a group per block even when empty, so the parity count stays exact
     }
   }

@@ -25,8 +25,10 @@ template <class T>
 struct SharedStorage {
   unsigned char* base;  // 1024-byte aligned
 
-  __device__ explicit SharedStorage(unsigned char* raw)
-      : base(reinterpret_cast<unsigned char*>((reinterpret_cast<ptx::u64>(raw) + 1023) & ~ptx::u64(1023))) {}
+  // Aligned by pointer arithmetic on `raw`, never through an integer: the compiler then still
+  // knows every pointer below is in shared memory and emits 32-bit shared stores and loads. A
+  // round trip through u64 made it emit generic 64-bit ones, with an address add pair each.
+  __device__ explicit SharedStorage(unsigned char* raw) : base(raw + ((1024u - (ptx::smem_addr(raw) & 1023u)) & 1023u)) {}
   __device__ unsigned char* a_tile(int s) const { return base + s * T::kStageBytes; }
   __device__ unsigned char* b_tile(int s) const { return base + s * T::kStageBytes + T::kATileBytes; }
   __device__ unsigned char* epilogue(int consumer) const {

@@ -69,7 +69,8 @@ struct TileScheduler {
   // The next unit of this CTA (of rank `rank` in its cluster); false when the walk is over.
   __device__ bool next(Cursor& c, unsigned rank, WorkUnit& w) const {
     if (c.u < index_units) {
-      const int t = c.u / splits, split = c.u % splits;
+      // Unsplit launches skip the division: the walk runs it once per tile in every consumer warp.
+      const int t = splits == 1 ? c.u : c.u / splits, split = c.u - t * splits;
       tile_of(t, rank, w.tile_m, w.tile_n);
       w.kb_begin = kb_begin(split);
       w.kb_count = kb_begin(split + 1) - w.kb_begin;
