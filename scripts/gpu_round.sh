@@ -80,7 +80,10 @@ case "$stage" in
     # SHAPES_FILE: e.g. shapes/large-a.txt; CONFIGS: e.g. bench/configs/large.json; BENCH_ARGS:
     # more bench options (e.g. --specialize); NAME: the archive's name (default: the shape file's).
     name=${NAME:-$(basename "${SHAPES_FILE:?set SHAPES_FILE}" .txt)}
-    timeout ${LIMIT_S:-560} "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both \
+    limit=${LIMIT_S:-560}
+    # Past the limit no new shape starts; SIGTERM from timeout ends the shape being measured
+    # first; either way the results so far are written (a hard kill follows only a hang).
+    timeout -k 30 $limit "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both --time-limit $((limit > 40 ? limit - 20 : limit)) \
       --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode ${MODES:-gpu,offline} \
       --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --cluster-reduction "${CLUSTER_REDUCTION:-off}" ${BENCH_ARGS:-} --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
     # One archive per class: the device tool brings back a limited number of files.
@@ -115,7 +118,13 @@ case "$stage" in
         > "$OUT/$name-shapes.txt"
       shapes="--shapes $OUT/$name-shapes.txt"
     fi
-    GEMMFORGE_TABLE="${TABLE:-$OUT/table.json}" timeout ${LIMIT_S:-200} "$BIN/gemmforge" bench \
+    table=${TABLE:-$OUT/table.json}
+    if [ ! -f "$table" ]; then  # the library would serve cuBLASLt under its name: measure nothing
+      echo "no table at $table (TABLE=...): nothing measured" >&2
+      exit 2
+    fi
+    limit=${LIMIT_S:-200}
+    GEMMFORGE_TABLE="$table" timeout -k 30 $limit "$BIN/gemmforge" bench --time-limit $((limit > 40 ? limit - 20 : limit)) \
       $shapes --layout ${LAYOUT:-both} \
       --impl ${IMPLS:-gemmforge-lib,cublaslt-autotune,cublaslt-heuristic,cublas,torch} --mode ${MODES:-gpu,offline} \
       --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[" | tail -40

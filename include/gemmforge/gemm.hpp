@@ -73,6 +73,8 @@ class Handle {
   PlanInfo plan(int64_t M, int64_t N, int64_t K, Layout layout);
   // Which table is in use, or why none is.
   std::string table_status() const;
+  // Whether a dispatch table is in use (false: every call goes to cuBLASLt; table_status() says why).
+  bool has_table() const;
 
  private:
   struct Impl;

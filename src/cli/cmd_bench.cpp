@@ -1,4 +1,8 @@
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,6 +12,7 @@
 #include "cli/torch_runner.hpp"
 #include "core/summary.hpp"
 #include "eval/nvml.hpp"
+#include "runtime/library_impl.hpp"
 
 namespace gemmforge::cli {
 namespace {
@@ -22,6 +27,38 @@ struct BenchArgs {
   std::string baseline = "cublaslt-autotune";
   TimingOptions timing;
   size_t finalists = 4;
+  double time_limit_s = 0;  // 0: none
+};
+
+// SIGTERM (what `timeout` sends) or SIGINT ends a run after the shape being measured, and the
+// results so far are written: hours of measurements are not lost to a time limit. A second signal
+// ends the process at once.
+std::atomic<int> g_stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "read and written from a signal handler");
+extern "C" void request_stop(int sig) {
+  g_stop_signal.store(sig);
+  std::signal(sig, SIG_DFL);
+}
+
+// Decides before each shape whether the run goes on, and keeps why it did not.
+struct StopPolicy {
+  double time_limit_s = 0;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  size_t shapes_started = 0;
+  std::string reason;  // empty while the run goes on
+
+  bool operator()() {
+    if (const int sig = g_stop_signal.load()) {
+      const char* name = strsignal(sig);
+      reason = "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : std::string());
+    } else if (time_limit_s > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > time_limit_s) {
+      reason = "time limit of " + std::to_string(int(time_limit_s)) + " s";
+    }
+    if (!reason.empty()) return true;
+    ++shapes_started;
+    return false;
+  }
 };
 
 void write_outputs(const std::filesystem::path& dir, const ResultFile& f, const SummaryOptions& so) {
@@ -46,6 +83,7 @@ int run(const BenchArgs& a, int argc, char** argv) {
     o.timing = a.timing;
     if (a.finalists < 1) throw Error("--finalists must be at least 1");
     o.sweep_finalists = a.finalists;
+    if (a.time_limit_s < 0) throw Error("--time-limit must not be negative (0: none)");
     o.timing.seed = a.problem.seed;
     o.timing.cold_l2 = a.l2 == "cold";
     if (o.timing.rounds < 1 || o.timing.server_calls < 1) throw Error("--rounds and --server-calls must be at least 1");
@@ -61,11 +99,24 @@ int run(const BenchArgs& a, int argc, char** argv) {
   if (a.order == "flops")
     std::stable_sort(o.shapes.begin(), o.shapes.end(), [](const Shape& x, const Shape& y) { return x.flops() < y.flops(); });
 
+  StopPolicy stop;
+  stop.time_limit_s = a.time_limit_s;
+  o.stop_requested = [&stop] { return stop(); };
+  std::signal(SIGTERM, request_stop);
+  std::signal(SIGINT, request_stop);
+
   ResultFile f;
   f.command = command_line(argc, argv);
   f.started_utc = utc_now_iso8601();
   const std::filesystem::path out_dir(a.out);
   DeviceContext ctx;  // throws a clear error when there is no GPU
+  // The library without its table is cuBLASLt under another name: refuse before measuring anything.
+  for (const char* lib : {kLibraryImplName, kMeasuringLibraryImplName})
+    if (std::find(o.impls.begin(), o.impls.end(), lib) != o.impls.end())
+      if (const std::string why = library_table_problem(); !why.empty())
+        throw UsageError(std::string("--impl ") + lib + " would measure cuBLASLt, not the library: " + why +
+                         ". Set GEMMFORGE_TABLE to a table made by 'gemmforge tune' for this GPU and these kernel "
+                         "sources, or GEMMFORGE_TABLE=none to measure the library without one on purpose");
   std::filesystem::create_directories(out_dir);
   f.environment = environment_json(ctx.info());
   auto& nvml = Nvml::instance(ctx.info().pci_bus_id);
@@ -109,6 +160,9 @@ int run(const BenchArgs& a, int argc, char** argv) {
   }
   f.finished_utc = utc_now_iso8601();
   f.complete = true;
+  if (!stop.reason.empty())
+    f.stopped = stop.reason + ": " + std::to_string(stop.shapes_started) + " of " + std::to_string(o.shapes.size()) +
+                " shapes measured";
 
   SummaryOptions so;
   so.reference_baseline = a.baseline;
@@ -119,7 +173,9 @@ int run(const BenchArgs& a, int argc, char** argv) {
     std::cout << "\n" << failed.size() << " failed verdicts (no timing recorded for them):\n";
     for (size_t i = 0; i < failed.size() && i < 20; ++i) std::cout << "  " << failed[i] << "\n";
   }
+  if (!f.stopped.empty()) std::cout << "\nstopped early (" << f.stopped << ")\n";
   std::cout << "\nwrote " << (out_dir / "results.json").string() << ", results.csv and summary.md\n";
+  if (g_stop_signal.load() != 0) return kExitStopped;
   return failed.empty() ? kExitOk : kExitFailedVerdicts;
 }
 
@@ -138,6 +194,7 @@ void add_bench(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  gemmforge bench --shape 4096x4096x4096 --impl cublas,cublaslt-autotune\n"
       "  gemmforge bench --shapes grid --layout both --mode gpu,offline --out bench/results/grid\n"
       "  gemmforge bench --shapes grid --sample 100 --mode server --l2 cold\n"
+      "  gemmforge bench --shapes grid --time-limit 500   # stops starting shapes after 500 s\n"
       "Writes OUT/results.json, OUT/results.csv and OUT/summary.md (docs/results-format.md).");
   add_problem_options(*cmd, args->problem, "cublas,cublaslt-heuristic,cublaslt-autotune,torch");
   cmd->add_option("--mode", args->modes, "comma list of gpu, offline, server")->capture_default_str();
@@ -158,6 +215,10 @@ void add_bench(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--server-gap-us", args->timing.server_gap_us, "mean idle gap before a server call")
       ->capture_default_str();
   cmd->add_option("--order", args->order, "flops (ascending; heavy shapes together) or file")->capture_default_str();
+  cmd->add_option("--time-limit", args->time_limit_s,
+                  "seconds; no new shape starts after it, and what was measured is written (0: none). "
+                  "SIGTERM or Ctrl-C does the same at once (exit code 5)")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "output directory")->capture_default_str();
   cmd->add_option("--python", args->python, "Python with torch, for --impl torch")->capture_default_str();
   cmd->add_option("--baseline", args->baseline, "baseline of the per-class tables")->capture_default_str();

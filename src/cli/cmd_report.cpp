@@ -38,11 +38,14 @@ int run(const ReportArgs& a) {
   Ceilings ceilings;
   try {
     if (!a.floors.empty()) ceilings = read_ceilings_file(a.floors);
+    std::string stopped;  // every merged file that stopped early, and why
     for (const auto& path : a.files) {
       ResultFile f = read_result_file(path);
+      if (!f.stopped.empty()) stopped += (stopped.empty() ? "" : "; ") + path + ": " + f.stopped;
       if (merged.command.empty()) merged = f;
       else merged.records.insert(merged.records.end(), f.records.begin(), f.records.end());
     }
+    merged.stopped = stopped;
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -50,6 +53,7 @@ int run(const ReportArgs& a) {
   SummaryOptions so;
   so.reference_baseline = a.baseline;
   const auto cs = all_comparisons(merged.records, so);
+  if (!merged.stopped.empty()) std::cout << "stopped early, fewer shapes than asked for: " << merged.stopped << "\n\n";
   std::cout << render_summary_text(cs, so);
   const auto failed = failed_verdicts(merged.records);
   std::cout << "\n" << merged.records.size() << " records, " << failed.size() << " failed verdicts\n";

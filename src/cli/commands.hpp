@@ -10,6 +10,7 @@ inline constexpr int kExitFailedVerdicts = 1;  // ran fine; some implementation 
 inline constexpr int kExitUsage = 2;           // bad options, shapes or files
 inline constexpr int kExitNoGpu = 3;
 inline constexpr int kExitRuntime = 4;         // a CUDA/cuBLAS/torch error stopped the run
+inline constexpr int kExitStopped = 5;         // a signal stopped the run early; what it measured is written
 
 void add_bench(CLI::App&, int& exit_code, int argc, char** argv);
 void add_verify(CLI::App&, int& exit_code, int argc, char** argv);

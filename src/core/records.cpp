@@ -96,10 +96,12 @@ BenchRecord record_from_json(const nlohmann::json& j) {
 nlohmann::json to_json(const ResultFile& f) {
   nlohmann::json recs = nlohmann::json::array();
   for (const auto& r : f.records) recs.push_back(to_json(r));
-  return {{"schema", kResultsSchema},       {"complete", f.complete},
-          {"command", f.command},           {"started_utc", f.started_utc},
-          {"finished_utc", f.finished_utc}, {"environment", f.environment},
-          {"settings", f.settings},         {"records", recs}};
+  nlohmann::json j = {{"schema", kResultsSchema},       {"complete", f.complete},
+                      {"command", f.command},           {"started_utc", f.started_utc},
+                      {"finished_utc", f.finished_utc}, {"environment", f.environment},
+                      {"settings", f.settings},         {"records", recs}};
+  if (!f.stopped.empty()) j["stopped"] = f.stopped;
+  return j;
 }
 
 ResultFile result_file_from_json(const nlohmann::json& j) {
@@ -110,6 +112,7 @@ ResultFile result_file_from_json(const nlohmann::json& j) {
   f.command = j.value("command", "");
   f.started_utc = j.value("started_utc", "");
   f.finished_utc = j.value("finished_utc", "");
+  f.stopped = j.value("stopped", "");
   f.environment = j.value("environment", nlohmann::json::object());
   f.settings = j.value("settings", nlohmann::json::object());
   if (!j.contains("records") || !j.at("records").is_array()) throw Error("result file has no records array");

@@ -40,6 +40,10 @@ struct ResultFile {
   nlohmann::json settings = nlohmann::json::object();
   std::vector<BenchRecord> records;
   bool complete = false;
+  // Empty when the run measured every shape it was given; else why it stopped early and after how
+  // many shapes (a time limit, a signal). The records it has are whole: a stopped run is still
+  // complete, it covers fewer shapes.
+  std::string stopped;
 };
 
 nlohmann::json to_json(const BenchRecord&);

@@ -162,6 +162,7 @@ std::string render_summary_markdown(const ResultFile& f, const std::vector<Compa
   out << "# gemmforge bench summary\n\n";
   out << "- command: `" << f.command << "`\n";
   out << "- started " << f.started_utc << ", finished " << f.finished_utc << "\n";
+  if (!f.stopped.empty()) out << "- **stopped early**: " << f.stopped << "\n";
   out << "- environment: `" << f.environment.dump() << "`\n";
   out << "- settings: `" << f.settings.dump() << "`\n\n";
   out << "Speedup = baseline median time / implementation median time per shape; baselines at their "

@@ -168,6 +168,10 @@ std::vector<BenchRecord> for_each_shape(DeviceContext& ctx, const BenchOptions& 
   Progress progress(label, o.shapes.size());
   for (size_t i = 0; i < o.shapes.size(); ++i) {
     const Shape& s = o.shapes[i];
+    if (o.stop_requested && o.stop_requested()) {
+      progress.finish("stopped before shape " + std::to_string(i + 1) + " of " + std::to_string(o.shapes.size()));
+      return records;
+    }
     progress.update(i, to_string(s) + " | failed verdicts so far: " + std::to_string(failed_count(records)));
     try {
       ShapeBuffers buf(s, o.timing.cold_l2, ctx.info().l2_bytes, ctx.stream());

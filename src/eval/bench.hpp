@@ -39,6 +39,9 @@ struct BenchOptions {
   // the tuner's replay database.
   std::function<void(const Problem&, const GemmImpl&, const Verdict&, double estimate_us, double finalist_us)>
       on_sweep_candidate;
+  // Asked before each shape: true ends the run there (a time limit, a signal). The shapes already
+  // measured keep their records; none is cut off halfway.
+  std::function<bool()> stop_requested;
 };
 
 // Measures every (shape, impl, layout, mode). A candidate that cannot be prepared or fails the

@@ -460,5 +460,6 @@ PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
 }
 
 std::string Handle::table_status() const { return impl_->table_status; }
+bool Handle::has_table() const { return impl_->table.has_value(); }
 
 }  // namespace gemmforge

@@ -1,5 +1,7 @@
 #include "runtime/library_impl.hpp"
 
+#include <cstdlib>
+
 #include "eval/cuda_check.hpp"
 #include "eval/gemm_impl.hpp"
 #include "gemmforge/gemm.hpp"
@@ -47,6 +49,12 @@ class LibraryImpl final : public GemmImpl {
 };
 
 }  // namespace
+
+std::string library_table_problem() {
+  if (const char* env = std::getenv("GEMMFORGE_TABLE"); env && std::string(env) == "none") return "";
+  const Handle handle;
+  return handle.has_table() ? "" : handle.table_status();
+}
 
 void register_library_impl() {
   register_impl(kLibraryImplName, [](DeviceContext& ctx) { return std::make_unique<LibraryImpl>(ctx, false); });

@@ -4,11 +4,18 @@
 // with HandleOptions::measure_new_shapes on (shapes the table does not name are measured when
 // their plan is made, as cuBLASLt-autotune measures every shape in its setup).
 #pragma once
+#include <string>
 
 namespace gemmforge {
 
 inline constexpr const char* kLibraryImplName = "gemmforge-lib";
 inline constexpr const char* kMeasuringLibraryImplName = "gemmforge-lib-measured";
 void register_library_impl();
+
+// Why measuring the library now would not measure its table: the table that $GEMMFORGE_TABLE (or
+// the shipped one) names is missing, corrupt, or made for another GPU or other kernel sources, so
+// every call would go to cuBLASLt under the library's name. Empty when a table is in use, or when
+// it is switched off on purpose (GEMMFORGE_TABLE=none). Needs the GPU.
+std::string library_table_problem();
 
 }  // namespace gemmforge

@@ -30,6 +30,7 @@ expect_failure("unreadable kernel config file" 2 "cannot read config file" kerne
 expect_failure("unknown mode" 2 "unknown mode" bench --shape 64x64x64 --mode fast)
 expect_failure("unknown layout" 2 "unknown layout" verify --shape 64x64x64 --layout nt)
 expect_failure("no shapes" 2 "no shapes given" bench --impl cublas)
+expect_failure("negative time limit" 2 "--time-limit must not be negative" bench --shape 64x64x64 --time-limit -5)
 expect_failure("incomplete results" 2 "did not finish" report incomplete.json)
 expect_failure("unreadable sweep for strategies" 2 "cannot read 'nowhere.csv'" strategies nowhere.csv)
 expect_failure("not a sweep for strategies" 2 "not a sweep.csv" strategies bad_shapes.txt)

@@ -78,6 +78,19 @@ if(EXISTS ${WORK}/refused.csv)
   message(FATAL_ERROR "a refused report wrote a file")
 endif()
 
+# A merged file from a run stopped early: the report says which and why, above the tables.
+record(64 64 64 cublas nn gpu 4 r6)
+file(WRITE ${WORK}/stopped.json "{\"schema\": \"gemmforge.bench/1\", \"complete\": true, \"command\": \"test\", \"stopped\": \"time limit of 60 s: 1 of 3 shapes measured\", \"records\": [${r6}]}")
+execute_process(COMMAND ${GEMMFORGE} report results.json stopped.json --markdown merged.md
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "report of a stopped run: exit ${rc}\n${out}\n${err}")
+endif()
+expect_all_in("report of a stopped run: stdout" "${out}" "stopped early"
+              "stopped.json: time limit of 60 s: 1 of 3 shapes measured")
+file(READ ${WORK}/merged.md merged_md)
+expect_all_in("report of a stopped run: markdown" "${merged_md}" "**stopped early**: stopped.json: time limit of 60 s")
+
 # ceilings: without a GPU, exit 3 with the evaluator's message and no file; on a GPU, a
 # ceilings.json that report reads.
 include(${CMAKE_CURRENT_LIST_DIR}/gpu_command.cmake)

@@ -90,6 +90,24 @@ TEST(ResultFile, CsvReadsBackTheRecords) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ResultFile, ARunStoppedEarlySaysSoAndKeepsItsRecords) {
+  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_records_stopped_test";
+  std::filesystem::create_directories(dir);
+  ResultFile f;
+  f.complete = true;
+  f.records.push_back(sample_record());
+  f.stopped = "time limit of 500 s: 1 of 3 shapes measured";
+  write_file_atomically(dir / "stopped.json", to_json(f).dump());
+  const ResultFile back = read_result_file(dir / "stopped.json");
+  EXPECT_EQ(back.stopped, f.stopped);
+  EXPECT_EQ(back.records.size(), 1u);
+  f.stopped.clear();  // a run that measured everything writes no "stopped" at all
+  EXPECT_FALSE(to_json(f).contains("stopped"));
+  write_file_atomically(dir / "whole.json", to_json(f).dump());
+  EXPECT_TRUE(read_result_file(dir / "whole.json").stopped.empty());
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ResultFile, IncompleteOrForeignFilesAreRefused) {
   const auto dir = std::filesystem::temp_directory_path() / "gemmforge_records_test";
   std::filesystem::create_directories(dir);

@@ -82,6 +82,9 @@ TEST(Summary, TablesNameEveryComparison) {
   f.records = rs;
   const std::string md = render_summary_markdown(f, cs, o);
   EXPECT_NE(md.find("| torch (best) | cublas |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("stopped early"), std::string::npos) << md;
+  f.stopped = "signal 15 (Terminated): 2 of 5 shapes measured";
+  EXPECT_NE(render_summary_markdown(f, cs, o).find("**stopped early**: " + f.stopped), std::string::npos);
 }
 
 }  // namespace

@@ -57,5 +57,21 @@ TEST(Baselines, EveryModeProducesSamples) {
   }
 }
 
+// A stop asked for between shapes (a time limit, SIGTERM) ends the run there: the shapes before it
+// keep every record, no later shape is started.
+TEST(Baselines, AStopBetweenShapesKeepsWhatWasMeasured) {
+  GF_REQUIRE_GPU(ctx);
+  auto o = options({{64, 64, 64}, {128, 256, 512}, {256, 256, 256}}, Accum::f32, {Mode::gpu});
+  int asked = 0;
+  o.stop_requested = [&asked] { return ++asked > 2; };  // the third shape is not started
+  const auto records = run_bench(*ctx, o);
+  EXPECT_EQ(asked, 3);
+  ASSERT_EQ(records.size(), 2u * 3 * 2);  // two shapes × three impls × two layouts
+  for (const auto& r : records) {
+    EXPECT_TRUE(r.passed()) << r.verdict;
+    EXPECT_NE(r.shape, (Shape{256, 256, 256}));
+  }
+}
+
 }  // namespace
 }  // namespace gemmforge::testing
