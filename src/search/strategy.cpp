@@ -10,27 +10,30 @@
 #include "core/stats.hpp"
 
 namespace gemmforge {
-namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// A config as the values of its searchable knobs; layout and accumulator are fixed by the problem.
-using Knobs = std::vector<int>;
 Knobs knobs_of(const KernelConfig& c) {
   return {c.block_m, c.block_n, c.stages, c.consumers, int(c.mode), c.cluster_m, c.cluster_n, c.multicast, c.tma_store,
           c.swap_ab};
 }
 
+Knobs knobs_of(const Sm80Config& c) {
+  return {c.block_m, c.block_n, c.block_k, c.warps_m, c.warps_n, c.stages, c.vec16};
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 // The space, indexed by knob values, with each knob's domain.
 struct IndexedSpace {
-  const std::vector<KernelConfig>& configs;
+  const std::vector<Knobs>& points;
   std::map<Knobs, size_t> index;
   std::vector<std::vector<int>> domains;  // sorted distinct values per knob
 
-  explicit IndexedSpace(const std::vector<KernelConfig>& space) : configs(space) {
+  explicit IndexedSpace(const std::vector<Knobs>& space) : points(space) {
     std::vector<std::set<int>> d;
     for (size_t i = 0; i < space.size(); ++i) {
-      const Knobs k = knobs_of(space[i]);
+      const Knobs& k = space[i];
       index.emplace(k, i);
       if (d.empty()) d.resize(k.size());
       for (size_t j = 0; j < k.size(); ++j) d[j].insert(k[j]);
@@ -47,46 +50,45 @@ struct IndexedSpace {
 // and the trace records the best time after each measurement.
 class Session {
  public:
-  Session(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget)
-      : shape_(s), space_(space), measure_(m), budget_(std::min<int>(budget, int(space.size()))) {}
+  Session(size_t space_size, const IndexMeasure& m, int budget)
+      : size_(space_size), measure_(m), budget_(std::min<int>(budget, int(space_size))) {}
   bool done() const { return int(measured_.size()) >= budget_; }
   bool measured(size_t i) const { return measured_.count(i) != 0; }
   std::optional<double> measure(size_t i) {
     measured_.insert(i);
-    const auto t = measure_(shape_, space_[i]);
+    const auto t = measure_(i);
     if (t && (!trace_.best || *t < trace_.best_us)) {
-      trace_.best = space_[i];
+      trace_.best = i;
       trace_.best_us = *t;
     }
     trace_.best_after.push_back(trace_.best ? trace_.best_us : kInf);
     return t;
   }
   std::optional<size_t> random_unmeasured(std::mt19937_64& rng) const {
-    if (measured_.size() >= space_.size()) return std::nullopt;
-    std::uniform_int_distribution<size_t> pick(0, space_.size() - 1);
+    if (measured_.size() >= size_) return std::nullopt;
+    std::uniform_int_distribution<size_t> pick(0, size_ - 1);
     for (int tries = 0; tries < 64; ++tries)
       if (size_t i = pick(rng); !measured(i)) return i;
-    for (size_t i = 0; i < space_.size(); ++i)
+    for (size_t i = 0; i < size_; ++i)
       if (!measured(i)) return i;
     return std::nullopt;
   }
-  SearchTrace finish() { return std::move(trace_); }
+  IndexTrace finish() { return std::move(trace_); }
 
  private:
-  Shape shape_;
-  const std::vector<KernelConfig>& space_;
-  const Measure& measure_;
+  size_t size_;
+  const IndexMeasure& measure_;
   int budget_;
   std::set<size_t> measured_;
-  SearchTrace trace_;
+  IndexTrace trace_;
 };
 
 class Exhaustive final : public Strategy {
  public:
   std::string name() const override { return "exhaustive"; }
-  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
-    Session run(s, space, m, budget);
-    for (size_t i = 0; i < space.size() && !run.done(); ++i) run.measure(i);
+  IndexTrace search_points(const Shape&, const KnobSpace& space, const IndexMeasure& m, int budget) override {
+    Session run(space.points.size(), m, budget);
+    for (size_t i = 0; i < space.points.size() && !run.done(); ++i) run.measure(i);
     return run.finish();
   }
 };
@@ -95,9 +97,9 @@ class RandomSearch final : public Strategy {
  public:
   explicit RandomSearch(uint64_t seed) : rng_(seed) {}
   std::string name() const override { return "random"; }
-  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
-    Session run(s, space, m, budget);
-    std::vector<size_t> order(space.size());
+  IndexTrace search_points(const Shape&, const KnobSpace& space, const IndexMeasure& m, int budget) override {
+    Session run(space.points.size(), m, budget);
+    std::vector<size_t> order(space.points.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::shuffle(order.begin(), order.end(), rng_);
     for (size_t i = 0; i < order.size() && !run.done(); ++i) run.measure(order[i]);
@@ -114,9 +116,9 @@ class Evolution final : public Strategy {
  public:
   explicit Evolution(uint64_t seed) : rng_(seed) {}
   std::string name() const override { return "evolution"; }
-  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
-    const IndexedSpace idx(space);
-    Session run(s, space, m, budget);
+  IndexTrace search_points(const Shape&, const KnobSpace& space, const IndexMeasure& m, int budget) override {
+    const IndexedSpace idx(space.points);
+    Session run(space.points.size(), m, budget);
     std::vector<std::pair<double, size_t>> population;  // (time, config index)
     constexpr size_t kPopulation = 8;
     auto add = [&](size_t i) {
@@ -136,7 +138,7 @@ class Evolution final : public Strategy {
       if (!population.empty()) {
         std::uniform_int_distribution<size_t> member(0, population.size() - 1);
         const size_t a = member(rng_), b = member(rng_);
-        const Knobs parent = knobs_of(space[population[std::min(a, b)].second]);  // sorted: lower index is faster
+        const Knobs parent = space.points[population[std::min(a, b)].second];  // sorted: lower index is faster
         for (int tries = 0; tries < 32 && !child; ++tries) {
           Knobs k = parent;
           std::uniform_int_distribution<size_t> knob(0, k.size() - 1);
@@ -172,23 +174,24 @@ class PolicyGradient final : public Strategy {
   explicit PolicyGradient(uint64_t seed) : rng_(seed) {}
   std::string name() const override { return "rl"; }
 
-  SearchTrace search(const Shape& s, const std::vector<KernelConfig>& space, const Measure& m, int budget) override {
-    const IndexedSpace idx(space);
-    if (weights_.size() != idx.domains.size()) weights_.assign(idx.domains.size(), {});
+  IndexTrace search_points(const Shape& s, const KnobSpace& space, const IndexMeasure& m, int budget) override {
+    const IndexedSpace idx(space.points);
+    // Each family's knobs mean different things: its own weights, kept across its problems.
+    auto& family_weights = weights_[space.family];
+    if (family_weights.size() != idx.domains.size()) family_weights.assign(idx.domains.size(), {});
     const std::vector<double> phi = features(s);
-    std::vector<Knobs> knobs(space.size());
-    std::vector<std::vector<size_t>> value_index(space.size());  // per config: its value's index per knob
-    for (size_t i = 0; i < space.size(); ++i) {
-      knobs[i] = knobs_of(space[i]);
-      for (size_t j = 0; j < knobs[i].size(); ++j)
+    std::vector<std::vector<size_t>> value_index(space.points.size());  // per config: its value's index per knob
+    for (size_t i = 0; i < space.points.size(); ++i) {
+      const Knobs& k = space.points[i];
+      for (size_t j = 0; j < k.size(); ++j)
         value_index[i].push_back(
-            size_t(std::lower_bound(idx.domains[j].begin(), idx.domains[j].end(), knobs[i][j]) - idx.domains[j].begin()));
+            size_t(std::lower_bound(idx.domains[j].begin(), idx.domains[j].end(), k[j]) - idx.domains[j].begin()));
     }
-    Session run(s, space, m, budget);
+    Session run(space.points.size(), m, budget);
     double baseline_log = 0;
     int seen = 0;
     std::vector<size_t> open;  // unmeasured configs
-    for (size_t i = 0; i < space.size(); ++i) open.push_back(i);
+    for (size_t i = 0; i < space.points.size(); ++i) open.push_back(i);
     while (!run.done() && !open.empty()) {
       std::vector<size_t> candidates = open;
       std::vector<std::vector<double>> used(idx.domains.size());  // the restricted distributions
@@ -196,7 +199,7 @@ class PolicyGradient final : public Strategy {
       for (size_t j = 0; j < idx.domains.size(); ++j) {
         std::vector<bool> allowed(idx.domains[j].size(), false);
         for (size_t i : candidates) allowed[value_index[i][j]] = true;
-        std::vector<double> p = softmax(j, idx.domains[j], phi, allowed);
+        std::vector<double> p = softmax(family_weights[j], idx.domains[j], phi, allowed);
         choice[j] = sample(p);
         used[j] = std::move(p);
         std::erase_if(candidates, [&](size_t i) { return value_index[i][j] != choice[j]; });
@@ -213,7 +216,7 @@ class PolicyGradient final : public Strategy {
       } else {
         advantage = -1.0;  // failed the gate or the compile: steer away
       }
-      update(idx, choice, used, phi, std::clamp(advantage, -2.0, 2.0));
+      update(family_weights, idx, choice, used, phi, std::clamp(advantage, -2.0, 2.0));
     }
     return run.finish();
   }
@@ -223,17 +226,19 @@ class PolicyGradient final : public Strategy {
     auto lg = [](int64_t v) { return std::log2(double(v)) / 14.0; };  // 16384 → 1
     return {1.0, lg(s.M), lg(s.N), lg(s.K), lg(s.M) * lg(s.N)};
   }
-  // The weights of one knob value (zero until it is first updated). Kept by value, not by its
-  // position in a domain, so a space with other values for a knob never inherits wrong weights.
-  std::vector<double>& weights(size_t knob, int value) {
-    auto& w = weights_[knob][value];
+  // Per knob: each value's weights over the features (zero until first updated). Kept by value,
+  // not by its position in a domain, so a space with other values for a knob never inherits wrong
+  // weights.
+  using KnobWeights = std::map<int, std::vector<double>>;
+  static std::vector<double>& weights(KnobWeights& knob, int value) {
+    auto& w = knob[value];
     if (w.empty()) w.assign(features({1, 1, 1}).size(), 0.0);
     return w;
   }
   // The policy's distribution over a knob's domain, restricted to the allowed values: the logits
   // of the others are -inf, so the normalisation never sees them (no underflow to 0/0).
-  std::vector<double> softmax(size_t knob, const std::vector<int>& domain, const std::vector<double>& phi,
-                              const std::vector<bool>& allowed) {
+  static std::vector<double> softmax(KnobWeights& knob, const std::vector<int>& domain, const std::vector<double>& phi,
+                                     const std::vector<bool>& allowed) {
     std::vector<double> z(domain.size(), -kInf);
     double mx = -kInf;
     for (size_t v = 0; v < domain.size(); ++v) {
@@ -253,22 +258,22 @@ class PolicyGradient final : public Strategy {
     return d(rng_);
   }
   // Gradient of log p(choice) for each knob's restricted softmax: onehot − p on the allowed values.
-  void update(const IndexedSpace& idx, const std::vector<size_t>& choice, const std::vector<std::vector<double>>& used,
-              const std::vector<double>& phi, double advantage) {
+  static void update(std::vector<KnobWeights>& family_weights, const IndexedSpace& idx, const std::vector<size_t>& choice,
+                     const std::vector<std::vector<double>>& used, const std::vector<double>& phi, double advantage) {
     constexpr double kLearningRate = 0.5;
     for (size_t j = 0; j < choice.size(); ++j) {
       const auto& p = used[j];
       for (size_t v = 0; v < p.size(); ++v) {
         const double grad = (v == choice[j] ? 1.0 : 0.0) - p[v];
         if (grad == 0.0) continue;
-        auto& w = weights(j, idx.domains[j][v]);
+        auto& w = weights(family_weights[j], idx.domains[j][v]);
         for (size_t f = 0; f < phi.size(); ++f) w[f] += kLearningRate * advantage * grad * phi[f];
       }
     }
   }
 
   std::mt19937_64 rng_;
-  std::vector<std::map<int, std::vector<double>>> weights_;  // [knob][value] -> per-feature weight
+  std::map<std::string, std::vector<KnobWeights>> weights_;  // [family][knob][value] -> per-feature weight
 };
 
 }  // namespace
@@ -286,38 +291,32 @@ std::unique_ptr<Strategy> make_strategy(const std::string& name, uint64_t seed) 
   throw Error("unknown strategy '" + name + "': choose from exhaustive, random, evolution, rl");
 }
 
-std::string ReplayMeasure::key(const Shape& s, const KernelConfig& c) { return to_string(s) + "/" + c.name(); }
-
-void ReplayMeasure::add(const Shape& s, const KernelConfig& c, std::optional<double> us) {
-  auto [it, first] = table_.try_emplace(key(s, c), us);
+void ReplayMeasure::add_named(const Shape& s, const std::string& name, std::optional<double> us) {
+  auto [it, first] = table_.try_emplace(to_string(s) + "/" + name, us);
   if (!first && us && (!it->second || *us < *it->second)) it->second = us;
 }
 
-std::optional<double> ReplayMeasure::operator()(const Shape& s, const KernelConfig& c) const {
-  auto it = table_.find(key(s, c));
+std::optional<double> ReplayMeasure::find_named(const Shape& s, const std::string& name) const {
+  auto it = table_.find(to_string(s) + "/" + name);
   return it == table_.end() ? std::nullopt : it->second;
 }
 
-StrategyScore score_strategy(Strategy& strategy, const std::vector<Shape>& shapes, const std::vector<KernelConfig>& space,
-                             const Measure& measure, int budget, int small_budget) {
+StrategyScore score_searches(const std::string& strategy, const std::vector<ShapeSearch>& runs, int budget,
+                             int small_budget) {
   StrategyScore score;
-  score.strategy = strategy.name();
+  score.strategy = strategy;
   std::vector<double> to95, to99, quality;
-  for (const auto& s : shapes) {
-    double best = kInf;
-    for (const auto& c : space)
-      if (auto t = measure(s, c)) best = std::min(best, *t);
-    if (!std::isfinite(best)) continue;
-    const SearchTrace tr = strategy.search(s, space, measure, budget);
+  for (const auto& r : runs) {
     auto reach = [&](double within) {
-      for (int i = 0; i < tr.measurements(); ++i)
-        if (tr.best_after[size_t(i)] <= best * within) return double(i + 1);
+      for (size_t i = 0; i < r.best_after.size(); ++i)
+        if (r.best_after[i] <= r.best_us * within) return double(i + 1);
       return double(budget);  // not reached inside the budget: counted as the whole budget
     };
     to95.push_back(reach(1.0 / 0.95));
     to99.push_back(reach(1.0 / 0.99));
-    const int k = std::min(small_budget, tr.measurements());
-    quality.push_back(k > 0 && std::isfinite(tr.best_after[size_t(k - 1)]) ? best / tr.best_after[size_t(k - 1)] : 0.0);
+    const int k = std::min<int>(small_budget, int(r.best_after.size()));
+    quality.push_back(k > 0 && std::isfinite(r.best_after[size_t(k - 1)]) ? r.best_us / r.best_after[size_t(k - 1)]
+                                                                          : 0.0);
   }
   score.shapes = int(quality.size());
   score.budget_to_95 = arithmetic_mean(to95);

@@ -60,20 +60,24 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
           // A build for one shape (bench --specialize, "..._atMxNxK") is not a point of the config
           // space the strategies search: its generic build's row is there.
           if (name.find("_at") != std::string::npos) return;
-          // The strategies search Hopper knobs: sm80-family rows (bench --configs with sm80 configs)
-          // are not points of their space either.
-          if (name.rfind("sm80_", 0) == 0) return;
-          // A config swept with launch knobs (--splits, --pdl, ...) is one point of the space:
-          // its fastest passing variant at the shape (ReplayMeasure::add).
-          const KernelConfig c = parse_hopper_candidate_name(name).first;
-          if (c.layout != layout) throw Error("config " + name + " recorded under layout " + v[col.layout]);
+          // A Hopper config swept with launch knobs (--splits, --pdl, ...) is one point of the
+          // space: its fastest passing variant at the shape (ReplayMeasure::add). sm80 configs
+          // have no launch knobs.
+          const bool sm80 = name.rfind("sm80_", 0) == 0;
+          const std::optional<Sm80Config> s80 = sm80 ? std::optional(Sm80Config::from_name(name)) : std::nullopt;
+          const std::optional<KernelConfig> hopper =
+              sm80 ? std::nullopt : std::optional(parse_hopper_candidate_name(name).first);
+          const Layout config_layout = sm80 ? s80->layout : hopper->layout;
+          const Accum config_acc = sm80 ? s80->acc : hopper->acc;
+          const std::string point = sm80 ? s80->name() : hopper->name();
+          if (config_layout != layout) throw Error("config " + name + " recorded under layout " + v[col.layout]);
           const std::string key = to_string(s) + " " + name;
           if (!recorded.insert(key).second) throw Error(key + " is recorded twice (mixing runs?)");
           // One accumulator per replay: f32 and f16 configs share knob values, not timings.
           const Accum acc = parse_accum(v[col.acc]);
           if (!accum) accum = acc;
           if (acc != *accum) throw Error("mixes f32 and f16 recordings; replay one accumulator at a time");
-          if (c.acc != acc) throw Error("config " + name + " recorded under accumulator " + v[col.acc]);
+          if (config_acc != acc) throw Error("config " + name + " recorded under accumulator " + v[col.acc]);
           std::optional<double> us;
           if (v[col.verdict] == "pass") {
             const auto t = parse_real(v[col.estimate]);
@@ -81,10 +85,11 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
               throw Error("'" + v[col.estimate] + "' is not a positive time in µs");
             us = t;
           }
-          r.measure.add(s, c, us);
+          if (sm80) r.measure.add(s, *s80, us);
+          else r.measure.add(s, *hopper, us);
           auto& list = shapes[layout];
           if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
-          seen[layout][c.name()].insert(to_string(s));
+          seen[layout][point].insert(to_string(s));
           ++r.rows;
         });
   }
@@ -93,8 +98,9 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
     SweepReplay::Part part;
     part.shapes = list;
     for (const auto& [name, where] : seen[layout]) {
-      if (where.size() == list.size()) part.space.push_back(KernelConfig::from_name(name));
-      else ++part.dropped_configs;
+      if (where.size() != list.size()) ++part.dropped_configs;
+      else if (name.rfind("sm80_", 0) == 0) part.sm80_space.push_back(Sm80Config::from_name(name));
+      else part.space.push_back(KernelConfig::from_name(name));
     }
     // The order config_space() enumerates in (block_m, block_n, stages, ...): the order the
     // exhaustive strategy walks, so its figures mean "in the space's natural order".
@@ -104,6 +110,12 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
     };
     std::stable_sort(part.space.begin(), part.space.end(),
                      [&](const KernelConfig& a, const KernelConfig& b) { return rank(a) < rank(b); });
+    auto rank80 = [warps = Sm80SpaceAxes{}.warps](const Sm80Config& c) {  // sm80_config_space()'s order
+      const auto w = std::find(warps.begin(), warps.end(), std::make_pair(c.warps_m, c.warps_n)) - warps.begin();
+      return std::make_tuple(c.block_m, c.block_n, c.block_k, w, !c.vec16, c.stages);
+    };
+    std::stable_sort(part.sm80_space.begin(), part.sm80_space.end(),
+                     [&](const Sm80Config& a, const Sm80Config& b) { return rank80(a) < rank80(b); });
     r.parts[layout] = std::move(part);
   }
   return r;

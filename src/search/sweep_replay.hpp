@@ -14,19 +14,20 @@ struct SweepReplay {
   // Per layout: the shapes recorded, and the configs recorded for every one of those shapes.
   struct Part {
     std::vector<Shape> shapes;          // in file order
-    std::vector<KernelConfig> space;    // in config_space() order
-    size_t dropped_configs = 0;         // recorded for some shapes only: left out of the space
+    std::vector<KernelConfig> space;    // Hopper configs, in config_space() order
+    std::vector<Sm80Config> sm80_space; // sm80 configs, in sm80_config_space() order
+    size_t dropped_configs = 0;         // recorded for some shapes only: left out of the spaces
   };
   std::map<Layout, Part> parts;
   ReplayMeasure measure;  // failed gate verdicts are recorded as failures (nullopt)
   size_t rows = 0;
 };
 
-// Reads one run's sweep.csv files (several files: the parts of one run). Rows of builds for one
-// shape ("_at...") and of the sm80 family are skipped: the strategies search Hopper configs. A
-// config's launch-knob variants ("..._k4_pdl") count as that config at its fastest. A (shape,
-// layout, candidate) recorded twice is an error: two runs of different kernel sources must not be
-// mixed.
+// Reads one run's sweep.csv files (several files: the parts of one run), Hopper and sm80 rows
+// alike. Rows of builds for one shape ("_at...") are skipped: their generic build is the point of
+// the space. A Hopper config's launch-knob variants ("..._k4_pdl") count as that config at its
+// fastest. A (shape, layout, candidate) recorded twice is an error: two runs of different kernel
+// sources must not be mixed.
 SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>&);
 
 }  // namespace gemmforge

@@ -245,8 +245,9 @@ std::vector<Decision> Tuner::generic_decisions(std::vector<Decision> decisions) 
   return decisions;
 }
 
-// The sm80 family has no strategy of its own yet (the strategies search Hopper knobs): it gets a
-// reproducible sample that covers every value of every knob first, measured in that order.
+// The sm80 family's share of the budget, searched by the same strategy as the Hopper configs
+// (the rl policy keeps separate weights per family). A config that does not build costs nothing:
+// the strategy goes on to another until the share is measured.
 void Tuner::search_sm80(const Shape& s, Layout l, const std::vector<Sm80Config>& servable, int measurements,
                         std::map<std::string, Measurement>& known, int& spent, const std::optional<double>& baseline_us) {
   int done = 0;  // sm80 measurements of this problem so far, recorded ones included
@@ -255,14 +256,19 @@ void Tuner::search_sm80(const Shape& s, Layout l, const std::vector<Sm80Config>&
     const auto c = candidate_named(db_, name);
     done += c && c->sm80_config() && !c->specialized();
   }
-  // The whole reproducible order (its covering part first), so a config that does not build is
-  // replaced by the next one rather than shrinking the family's share.
-  for (const auto& c : sm80_covering_sample(servable, servable.size(), problem_seed(o_.seed, s, l))) {
-    if (done >= measurements) break;
+  struct ShareSpent {};
+  const Sm80Measure measure = [&](const Shape&, const Sm80Config& c) -> std::optional<double> {
+    if (done >= measurements) throw ShareSpent{};
     const KernelCandidate k = sm80_candidate(c);
     const bool is_new = !known.count(k.name());
-    measure_candidate(s, l, k, known, &spent, baseline_us, "");
+    const auto t = measure_candidate(s, l, k, known, &spent, baseline_us, "");
     if (is_new && known.at(k.name()).verdict.rfind(kNotBuilt, 0) != 0) ++done;
+    return t;
+  };
+  if (done >= measurements) return;
+  try {
+    strategy_for(s, l).search(s, servable, measure, int(servable.size()));
+  } catch (const ShareSpent&) {
   }
 }
 

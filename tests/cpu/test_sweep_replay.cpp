@@ -2,6 +2,7 @@
 // under bench/results/. No GPU involved.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -36,16 +37,52 @@ TEST(SweepReplay, LoadsTheRecordedLargeClassRun) {
     for (const auto& c : part.space) EXPECT_EQ(c.layout, layout) << c.name();
 }
 
-// A sweep that also timed sm80-family configs and builds for one shape: the strategies' space
-// is its Hopper configs.
-TEST(SweepReplay, LeavesSm80AndShapeBuildsOutOfTheSpace) {
-  const std::string hopper = "sm90_tn_f32_128x128x64_s4_c2_coop_1x1";
+// A sweep that timed both families and builds for one shape: each family's configs are a space
+// of their own, builds for one shape are no point of either.
+TEST(SweepReplay, EachFamilyIsASpaceAndShapeBuildsAreLeftOut) {
+  const std::string hopper = "sm90_tn_f32_128x128x64_s4_c2_coop_1x1", sm80 = "sm80_tn_f32_64x64x32_w2x2_s3_v16";
   const SweepReplay r = replay_of_rows("sm80", "64,64,64,tn,f32," + hopper + ",pass,3.0\n"
                                                "64,64,64,tn,f32," + hopper + "_at64x64x64,pass,2.5\n"
-                                               "64,64,64,tn,f32,sm80_tn_f32_64x64x32_w2x2_s3_v16,pass,2.0\n");
-  EXPECT_EQ(r.rows, 1u);
-  ASSERT_EQ(r.parts.at(Layout::tn).space.size(), 1u);
-  EXPECT_EQ(r.parts.at(Layout::tn).space[0].name(), hopper);
+                                               "64,64,64,tn,f32," + sm80 + ",pass,2.0\n"
+                                               "64,64,64,tn,f32," + sm80 + "_at64x64x64,pass,1.5\n");
+  EXPECT_EQ(r.rows, 2u);
+  const auto& part = r.parts.at(Layout::tn);
+  ASSERT_EQ(part.space.size(), 1u);
+  EXPECT_EQ(part.space[0].name(), hopper);
+  ASSERT_EQ(part.sm80_space.size(), 1u);
+  EXPECT_EQ(part.sm80_space[0].name(), sm80);
+  EXPECT_EQ(r.measure({64, 64, 64}, part.sm80_space[0]), 2.0);  // the generic build's time
+  EXPECT_EQ(r.measure({64, 64, 64}, part.space[0]), 3.0);
+}
+
+// The tiny class as recorded on the H200 (both families, every config on every shape): the
+// strategies search the sm80 space as they search the Hopper one, deterministically, and
+// exhaustive over the whole space finds the recorded best.
+TEST(SweepReplay, StrategiesSearchTheRecordedSm80Space) {
+  const auto dir = std::filesystem::temp_directory_path() / "gemmforge_sweep_replay_tiny";
+  std::filesystem::create_directories(dir);
+  const auto archive = std::filesystem::path(GEMMFORGE_SOURCE_DIR) / "bench/results/2026-11-29-h200-issue4-classes/tiny.tar.gz";
+  ASSERT_EQ(std::system(("tar xzf '" + archive.string() + "' -C '" + dir.string() + "' tiny/sweep.csv").c_str()), 0);
+  const SweepReplay r = load_sweep_replay({dir / "tiny/sweep.csv"});
+  std::filesystem::remove_all(dir);
+  const auto& part = r.parts.at(Layout::tn);
+  ASSERT_GE(part.sm80_space.size(), 8u);
+  EXPECT_EQ(part.shapes.size(), 64u);
+  const Sm80Measure measure = [&](const Shape& s, const Sm80Config& c) { return r.measure(s, c); };
+  const int budget = int(part.sm80_space.size());
+  auto exhaustive = make_strategy("exhaustive", 1);
+  EXPECT_DOUBLE_EQ(score_strategy(*exhaustive, part.shapes, part.sm80_space, measure, budget, budget).quality_at_small_budget,
+                   1.0);
+  for (const auto& name : strategy_names()) {
+    auto a = make_strategy(name, 5), b = make_strategy(name, 5);
+    const StrategyScore sa = score_strategy(*a, part.shapes, part.sm80_space, measure, budget, 3);
+    const StrategyScore sb = score_strategy(*b, part.shapes, part.sm80_space, measure, budget, 3);
+    EXPECT_EQ(sa.shapes, 64) << name;
+    EXPECT_EQ(sa.budget_to_95, sb.budget_to_95) << name;
+    EXPECT_EQ(sa.quality_at_small_budget, sb.quality_at_small_budget) << name;
+    EXPECT_GT(sa.quality_at_small_budget, 0.5) << name;
+    EXPECT_LE(sa.quality_at_small_budget, 1.0) << name;
+  }
 }
 
 TEST(SweepReplay, StrategiesOnRecordedDataAreDeterministicAndExhaustiveFindsTheBest) {
