@@ -75,7 +75,8 @@ class CublasLt final : public GemmImpl {
     if (!fastest) throw Error("cuBLASLt autotune: no algorithm ran for " + to_string(p_.shape));
     algo_ = found[fastest->index].algo;
     note_ = "algo " + std::to_string(fastest->index + 1) + " of " + std::to_string(found.size()) + " returned, " +
-            std::to_string(fastest->timed) + " timed in interleaved rounds";
+            std::to_string(fastest->timed) + " timed in interleaved rounds" +
+            (fastest->by_device_time ? " (device time)" : " (host-launched calls)");
   }
 
   DeviceContext& ctx_;

@@ -15,12 +15,21 @@ struct sqlite3;
 namespace gemmforge {
 
 // What makes two measurements comparable. Results are reused only under an identical key.
+// How candidates and baselines are measured, as a version: results measured another way are not
+// comparable, so they are never reused. 2: cuBLASLt-autotune picks its algorithm by device time
+// (eval/fastest_of.hpp); before, by calls launched from the host (the key had no version then).
+inline constexpr const char* kMeasurementProtocol = "2";
+
 struct DbEnvironment {
   std::string gpu;                 // e.g. "NVIDIA H200"
   std::string arch;                // e.g. "sm_90a"
   std::string kernel_source_hash;  // hash of the kernel headers (jit::include_dirs_fingerprint)
   std::string driver, cuda;        // recorded with the key, not part of it
-  std::string key() const { return gpu + "|" + arch + "|" + kernel_source_hash; }
+  std::string protocol = kMeasurementProtocol;
+  // Protocol 1 is what databases written before the version existed hold: their keys had none.
+  std::string key() const {
+    return gpu + "|" + arch + "|" + kernel_source_hash + (protocol == "1" ? "" : "|m" + protocol);
+  }
 };
 
 struct Measurement {

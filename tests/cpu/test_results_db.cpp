@@ -49,18 +49,19 @@ TEST(ResultsDb, ARunResumesWhereItStopped) {
   EXPECT_FALSE(again.find({4096, 4096, 4096}, Layout::nn, Accum::f32, "gemmforge", R"({"block_m":128})", "gpu"));
 }
 
-TEST(ResultsDb, ResultsFromAnotherGpuArchOrKernelSourceAreNeverReused) {
+TEST(ResultsDb, ResultsFromAnotherGpuArchKernelSourceOrProtocolAreNeverReused) {
   TempDir dir;
   const auto file = dir.path / "tune.sqlite";
   {
     ResultsDb db(file, h200());
     db.record(sample(200));
   }
-  for (auto change : {0, 1, 2}) {
+  for (auto change : {0, 1, 2, 3}) {
     DbEnvironment other = h200();
     if (change == 0) other.gpu = "NVIDIA H100 80GB HBM3";
     if (change == 1) other.arch = "sm_80";
     if (change == 2) other.kernel_source_hash = "def456";
+    if (change == 3) other.protocol = "1";  // measured another way
     ResultsDb db(file, other);
     EXPECT_FALSE(db.find({4096, 4096, 4096}, Layout::tn, Accum::f32, "gemmforge", R"({"block_m":128})", "gpu"));
     EXPECT_GE(db.foreign_count(), 1);
@@ -256,7 +257,9 @@ TEST(ResultsDb, AVersionOneDatabaseIsUpgradedAndKeepsItsResults) {
       "INSERT INTO winners VALUES (1, 64, 64, 64, 'tn', 'f32', 'old', 1.1);";
   ASSERT_EQ(sqlite3_exec(raw, v1, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(raw);
-  ResultsDb db(f.file, env());
+  DbEnvironment then = env();
+  then.protocol = "1";  // what it was measured under: a key without a protocol version
+  ResultsDb db(f.file, then);
   const auto m = db.find({64, 64, 64}, Layout::tn, Accum::f32, "gemmforge", "old", "gpu");
   ASSERT_TRUE(m.has_value());
   EXPECT_DOUBLE_EQ(*m->median_us, 3.5);
