@@ -119,14 +119,17 @@ case "$stage" in
       shapes="--shapes $OUT/$name-shapes.txt"
     fi
     table=${TABLE:-$OUT/table.json}
-    if [ ! -f "$table" ]; then  # the library would serve cuBLASLt under its name: measure nothing
+    impls=${IMPLS:-gemmforge-lib,cublaslt-autotune,cublaslt-heuristic,cublas,torch}
+    # Without its table the library serves cuBLASLt under its own name: measure nothing then
+    # (TABLE=none measures the library without a table on purpose).
+    if [[ ",$impls," == *",gemmforge-lib"* && "$table" != none && ! -f "$table" ]]; then
       echo "no table at $table (TABLE=...): nothing measured" >&2
       exit 2
     fi
     limit=${LIMIT_S:-200}
     GEMMFORGE_TABLE="$table" timeout -k 30 $limit "$BIN/gemmforge" bench --time-limit $((limit > 40 ? limit - 20 : limit)) \
       $shapes --layout ${LAYOUT:-both} \
-      --impl ${IMPLS:-gemmforge-lib,cublaslt-autotune,cublaslt-heuristic,cublas,torch} --mode ${MODES:-gpu,offline} \
+      --impl $impls --mode ${MODES:-gpu,offline} \
       --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[" | tail -40
     tar czf "$OUT/$name.tar.gz" -C "$OUT" "$name" "$name.log" && rm -rf "$OUT/$name" "$OUT/$name.log"
     ;;

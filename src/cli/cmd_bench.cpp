@@ -1,14 +1,17 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
+#include "cli/stop_policy.hpp"
 #include "cli/torch_runner.hpp"
 #include "core/summary.hpp"
 #include "eval/nvml.hpp"
@@ -31,35 +34,15 @@ struct BenchArgs {
 };
 
 // SIGTERM (what `timeout` sends) or SIGINT ends a run after the shape being measured, and the
-// results so far are written: hours of measurements are not lost to a time limit. A second signal
-// ends the process at once.
+// results so far are written: hours of measurements are not lost to a time limit. SIGTERM keeps
+// its handler: GNU timeout sends it twice (to the child, then to its process group), and the
+// hard stop is timeout's -k. A second Ctrl-C ends the process at once.
 std::atomic<int> g_stop_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "read and written from a signal handler");
 extern "C" void request_stop(int sig) {
   g_stop_signal.store(sig);
-  std::signal(sig, SIG_DFL);
+  if (sig == SIGINT) std::signal(sig, SIG_DFL);
 }
-
-// Decides before each shape whether the run goes on, and keeps why it did not.
-struct StopPolicy {
-  double time_limit_s = 0;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  size_t shapes_started = 0;
-  std::string reason;  // empty while the run goes on
-
-  bool operator()() {
-    if (const int sig = g_stop_signal.load()) {
-      const char* name = strsignal(sig);
-      reason = "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : std::string());
-    } else if (time_limit_s > 0 &&
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > time_limit_s) {
-      reason = "time limit of " + std::to_string(int(time_limit_s)) + " s";
-    }
-    if (!reason.empty()) return true;
-    ++shapes_started;
-    return false;
-  }
-};
 
 void write_outputs(const std::filesystem::path& dir, const ResultFile& f, const SummaryOptions& so) {
   std::filesystem::create_directories(dir);
@@ -101,6 +84,7 @@ int run(const BenchArgs& a, int argc, char** argv) {
 
   StopPolicy stop;
   stop.time_limit_s = a.time_limit_s;
+  stop.pending_signal = [] { return g_stop_signal.load(); };
   o.stop_requested = [&stop] { return stop(); };
   std::signal(SIGTERM, request_stop);
   std::signal(SIGINT, request_stop);
@@ -146,13 +130,21 @@ int run(const BenchArgs& a, int argc, char** argv) {
 
   std::cerr << "gemmforge bench: " << o.shapes.size() << " shapes, impls " << a.problem.impls << ", modes " << a.modes
             << ", L2 " << a.l2 << ", on " << ctx.info().name << "\n";
+  std::string torch_stopped;  // why torch's own process measured nothing, when a stop ended it
   if (wants_torch) {
-    ResultFile t = run_torch_bench(o, a.python, out_dir, f.command);
-    f.records.insert(f.records.end(), t.records.begin(), t.records.end());
-    f.environment["torch"] = t.environment.value("torch", nlohmann::json());
-    f.environment["torch_note"] = "torch is timed by scripts/torch_bench.py in its own process, before the C++ "
-                                  "implementations; it is interleaved only with itself";
-    if (t.environment.contains("skipped")) f.environment["torch_skipped"] = t.environment["skipped"];
+    try {
+      ResultFile t = run_torch_bench(o, a.python, out_dir, f.command);
+      f.records.insert(f.records.end(), t.records.begin(), t.records.end());
+      f.environment["torch"] = t.environment.value("torch", nlohmann::json());
+      f.environment["torch_note"] = "torch is timed by scripts/torch_bench.py in its own process, before the C++ "
+                                    "implementations; it is interleaved only with itself";
+      if (t.environment.contains("skipped")) f.environment["torch_skipped"] = t.environment["skipped"];
+    } catch (const Error&) {
+      // A stop signal reaches torch's process too (timeout signals the process group): what the
+      // C++ side measures next is still written. Any other torch failure ends the run.
+      if (const int sig = g_stop_signal.load()) torch_stopped = signal_text(sig) + " during the torch benchmark";
+      else throw;
+    }
   }
   if (!o.impls.empty()) {
     auto recs = run_bench(ctx, o);
@@ -160,9 +152,14 @@ int run(const BenchArgs& a, int argc, char** argv) {
   }
   f.finished_utc = utc_now_iso8601();
   f.complete = true;
-  if (!stop.reason.empty())
-    f.stopped = stop.reason + ": " + std::to_string(stop.shapes_started) + " of " + std::to_string(o.shapes.size()) +
-                " shapes measured";
+  if (!stop.reason.empty() || !torch_stopped.empty()) {
+    const std::string why = torch_stopped.empty() ? stop.reason : torch_stopped;
+    const std::string torch_part =
+        !wants_torch ? "" : (torch_stopped.empty() ? " (torch, timed first in its own process: all of them)"
+                                                   : " (torch: none)");
+    f.stopped = why + ": " + std::to_string(o.impls.empty() ? 0 : stop.shapes_started) + " of " +
+                std::to_string(o.shapes.size()) + " shapes measured" + torch_part;
+  }
 
   SummaryOptions so;
   so.reference_baseline = a.baseline;
@@ -175,7 +172,8 @@ int run(const BenchArgs& a, int argc, char** argv) {
   }
   if (!f.stopped.empty()) std::cout << "\nstopped early (" << f.stopped << ")\n";
   std::cout << "\nwrote " << (out_dir / "results.json").string() << ", results.csv and summary.md\n";
-  if (g_stop_signal.load() != 0) return kExitStopped;
+  // A signal that came after the last shape stopped nothing: the run is whole.
+  if (!f.stopped.empty() && g_stop_signal.load() != 0) return kExitStopped;
   return failed.empty() ? kExitOk : kExitFailedVerdicts;
 }
 
@@ -194,7 +192,7 @@ void add_bench(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  gemmforge bench --shape 4096x4096x4096 --impl cublas,cublaslt-autotune\n"
       "  gemmforge bench --shapes grid --layout both --mode gpu,offline --out bench/results/grid\n"
       "  gemmforge bench --shapes grid --sample 100 --mode server --l2 cold\n"
-      "  gemmforge bench --shapes grid --time-limit 500   # stops starting shapes after 500 s\n"
+      "  gemmforge bench --shapes grid --time-limit 500   # ends inside 500 s, writing the shapes measured\n"
       "Writes OUT/results.json, OUT/results.csv and OUT/summary.md (docs/results-format.md).");
   add_problem_options(*cmd, args->problem, "cublas,cublaslt-heuristic,cublaslt-autotune,torch");
   cmd->add_option("--mode", args->modes, "comma list of gpu, offline, server")->capture_default_str();
@@ -216,8 +214,8 @@ void add_bench(CLI::App& app, int& exit_code, int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("--order", args->order, "flops (ascending; heavy shapes together) or file")->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s,
-                  "seconds; no new shape starts after it, and what was measured is written (0: none). "
-                  "SIGTERM or Ctrl-C does the same at once (exit code 5)")
+                  "seconds; a shape starts only if the longest shape so far would end within it, and what "
+                  "was measured is written (0: none). SIGTERM or Ctrl-C stops after the current shape (exit code 5)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "output directory")->capture_default_str();
   cmd->add_option("--python", args->python, "Python with torch, for --impl torch")->capture_default_str();

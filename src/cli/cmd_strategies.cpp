@@ -63,7 +63,7 @@ int run(const StrategiesArgs& a) {
   std::cout << replay.rows << " recorded measurements\n";
   for (const auto& [layout, part] : replay.parts) {
     compare_strategies(a, replay, layout, "hopper", part.shapes, part.space, part.dropped_configs, report);
-    compare_strategies(a, replay, layout, "sm80", part.shapes, part.sm80_space, part.dropped_configs, report);
+    compare_strategies(a, replay, layout, "sm80", part.shapes, part.sm80_space, part.sm80_dropped_configs, report);
   }
   if (!a.out.empty()) write_file_atomically(a.out, report.dump(1) + "\n");
   return kExitOk;

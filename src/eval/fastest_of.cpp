@@ -33,24 +33,36 @@ class BatchGraph {
   ~BatchGraph() {
     if (exec_) cudaGraphExecDestroy(exec_);
   }
-  // Empty when the calls cannot be captured (the legacy default stream, a call that synchronizes);
-  // the failed capture leaves no error behind.
-  static BatchGraph capture(const Launch& launch, int calls, const Operands& o, cudaStream_t stream) {
+  // The calls use the operand sets in turn from `first`, as host-launched batches do (with a
+  // cold L2 every call finds its operands out of L2). Empty when the calls cannot be captured
+  // (the legacy default stream, a call that synchronizes); the failed capture leaves no error
+  // behind. Whatever a call throws, the stream leaves capture mode before it propagates.
+  static BatchGraph capture(const Launch& launch, int calls, const std::vector<Operands>& sets, size_t first,
+                            cudaStream_t stream) {
     BatchGraph g;
     // Thread-local: another thread of the process (a library user's) may call CUDA meanwhile.
     if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
       cudaGetLastError();
       return g;
     }
-    bool launched = true;
-    try {
-      for (int c = 0; c < calls; ++c) launch(o, stream);
-    } catch (const Error&) {
-      launched = false;
-    }
     cudaGraph_t graph = nullptr;
-    const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-    if (launched && ended == cudaSuccess && graph && cudaGraphInstantiate(&g.exec_, graph, 0) != cudaSuccess)
+    auto end_capture = [&] {
+      const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+      cudaGetLastError();
+      return ended;
+    };
+    try {
+      for (int c = 0; c < calls; ++c) launch(sets[(first + size_t(c)) % sets.size()], stream);
+    } catch (const Error&) {
+      end_capture();
+      if (graph) cudaGraphDestroy(graph);
+      return g;  // this candidate cannot be captured
+    } catch (...) {
+      end_capture();
+      if (graph) cudaGraphDestroy(graph);
+      throw;
+    }
+    if (end_capture() == cudaSuccess && graph && cudaGraphInstantiate(&g.exec_, graph, 0) != cudaSuccess)
       g.exec_ = nullptr;
     if (graph) cudaGraphDestroy(graph);
     cudaGetLastError();
@@ -108,23 +120,27 @@ std::optional<Fastest> fastest_of(const std::vector<Launch>& candidates, const s
   // under 10 µs: the heuristic's first algorithm ran 3.3% faster on the device than the pick made
   // so, bench/NOTES.md, seventh session). The batch is sized from one replay's device time.
   bool by_device_time = !alive.empty();
-  for (auto& a : alive) {
-    const Operands& o = sets[next++ % sets.size()];
-    BatchGraph probe = BatchGraph::capture(candidates[a.index], 4, o, stream);
+  std::vector<int> device_batch(alive.size());  // applied only if every survivor is captured
+  for (size_t k = 0; k < alive.size() && by_device_time; ++k) {
+    Survivor& a = alive[k];
+    BatchGraph probe = BatchGraph::capture(candidates[a.index], 4, sets, next, stream);
     if (!probe) {
       by_device_time = false;
       break;
     }
     probe.launch(stream);  // the first replay uploads the graph: not timed
-    a.batch = batch_for(time_graph(probe, 4));
-    a.graph = BatchGraph::capture(candidates[a.index], a.batch, o, stream);
+    device_batch[k] = batch_for(time_graph(probe, 4));
+    a.graph = BatchGraph::capture(candidates[a.index], device_batch[k], sets, next, stream);
     if (!a.graph) {
       by_device_time = false;
       break;
     }
     a.graph.launch(stream);
+    GF_CUDA(cudaStreamSynchronize(stream));  // `probe` is destroyed next: its replays must be done
   }
-  if (!by_device_time) {
+  if (by_device_time) {
+    for (size_t k = 0; k < alive.size(); ++k) alive[k].batch = device_batch[k];
+  } else {
     GF_CUDA(cudaStreamSynchronize(stream));  // no graph is destroyed while its replay runs
     for (auto& a : alive) a.graph = BatchGraph{};
   }

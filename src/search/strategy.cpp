@@ -175,6 +175,7 @@ class PolicyGradient final : public Strategy {
   std::string name() const override { return "rl"; }
 
   IndexTrace search_points(const Shape& s, const KnobSpace& space, const IndexMeasure& m, int budget) override {
+    if (space.points.empty()) return {};  // nothing to learn from (and no domains to size weights by)
     const IndexedSpace idx(space.points);
     // Each family's knobs mean different things: its own weights, kept across its problems.
     auto& family_weights = weights_[space.family];

@@ -98,8 +98,9 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
     SweepReplay::Part part;
     part.shapes = list;
     for (const auto& [name, where] : seen[layout]) {
-      if (where.size() != list.size()) ++part.dropped_configs;
-      else if (name.rfind("sm80_", 0) == 0) part.sm80_space.push_back(Sm80Config::from_name(name));
+      const bool sm80 = name.rfind("sm80_", 0) == 0;
+      if (where.size() != list.size()) ++(sm80 ? part.sm80_dropped_configs : part.dropped_configs);
+      else if (sm80) part.sm80_space.push_back(Sm80Config::from_name(name));
       else part.space.push_back(KernelConfig::from_name(name));
     }
     // The order config_space() enumerates in (block_m, block_n, stages, ...): the order the

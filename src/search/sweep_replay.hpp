@@ -16,7 +16,8 @@ struct SweepReplay {
     std::vector<Shape> shapes;          // in file order
     std::vector<KernelConfig> space;    // Hopper configs, in config_space() order
     std::vector<Sm80Config> sm80_space; // sm80 configs, in sm80_config_space() order
-    size_t dropped_configs = 0;         // recorded for some shapes only: left out of the spaces
+    size_t dropped_configs = 0;         // Hopper configs recorded for some shapes only: left out
+    size_t sm80_dropped_configs = 0;    // the same for sm80 configs
   };
   std::map<Layout, Part> parts;
   ReplayMeasure measure;  // failed gate verdicts are recorded as failures (nullopt)

@@ -236,7 +236,9 @@ TEST(ResultsDb, CheckFileRefusesWhatItCannotUseWithoutTouchingIt) {
   }
 }
 
-TEST(ResultsDb, AVersionOneDatabaseIsUpgradedAndKeepsItsResults) {
+// Its results stay readable under the protocol they were measured with (1, the key without a
+// version); a tune now measures under protocol 2 and does not reuse them.
+TEST(ResultsDb, AVersionOneDatabaseIsUpgradedAndKeepsItsResultsUnderTheirProtocol) {
   DbFile f;
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(f.file.c_str(), &raw), SQLITE_OK);
@@ -257,6 +259,10 @@ TEST(ResultsDb, AVersionOneDatabaseIsUpgradedAndKeepsItsResults) {
       "INSERT INTO winners VALUES (1, 64, 64, 64, 'tn', 'f32', 'old', 1.1);";
   ASSERT_EQ(sqlite3_exec(raw, v1, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(raw);
+  {
+    ResultsDb now(f.file, env());  // today's protocol: the old measurement is not one of its own
+    EXPECT_FALSE(now.find({64, 64, 64}, Layout::tn, Accum::f32, "gemmforge", "old", "gpu").has_value());
+  }
   DbEnvironment then = env();
   then.protocol = "1";  // what it was measured under: a key without a protocol version
   ResultsDb db(f.file, then);

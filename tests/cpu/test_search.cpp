@@ -94,8 +94,8 @@ TEST(Search, ThePolicyLearnsAcrossShapesAndBeatsRandomOnUnseenShapes) {
       << "rl " << rl_score.quality_at_small_budget << " vs random " << random_score.quality_at_small_budget;
 }
 
-// The same for the sm80 family, while the policy also searches Hopper configs in between: each
-// family learns into weights of its own (a tile of 16 means one thing in one family only).
+// The same for the sm80 family, while the policy also searches Hopper configs in between (each
+// family has weights of its own: a tile of 16 means one thing in one family only).
 double synthetic_sm80_us(const Shape& s, const Sm80Config& c) {
   const double tiles = std::ceil(double(s.M) / c.block_m) * std::ceil(double(s.N) / c.block_n);
   const double waste = tiles * c.block_m * c.block_n / (double(s.M) * double(s.N));
@@ -106,7 +106,7 @@ double synthetic_sm80_us(const Shape& s, const Sm80Config& c) {
   return 2.0 + s.flops() / 50e6 * waste * stage_penalty / occupancy * noise;
 }
 
-TEST(Search, ThePolicyLearnsEachFamilyApartAndBeatsRandomOnUnseenSm80Shapes) {
+TEST(Search, ThePolicyLearnsSm80WhileAlsoSearchingHopperAndBeatsRandomOnUnseenShapes) {
   const auto hopper = config_space(Layout::tn, Accum::f32);
   const auto sm80 = sm80_config_space(Layout::tn, Accum::f32);
   const auto train = shapes(0, 24), held_out = shapes(40, 12);
