@@ -135,5 +135,52 @@ TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
   std::filesystem::remove_all(dir);
 }
 
+// The baseline is autotuned once per problem in a worker: the final comparison runs the algorithm
+// the estimate picked (the note names it), instead of timing every algorithm a second time.
+TEST(TuneOnGpu, TheFinalRunsTheBaselinePickOfTheEstimate) {
+  const GpuInfo info = probe_gpu();
+  if (!info.present) GTEST_SKIP() << "no usable NVIDIA GPU (" << info.why_absent << "); GPU tests run on the device machine";
+  if (info.cc_major != 9) GTEST_SKIP() << "gemmforge's kernels need an sm_90 GPU";
+  const auto dir = std::filesystem::temp_directory_path() / ("gemmforge_tune_gpu_pick_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  TuneOptions o;
+  o.shapes = {{512, 512, 512}};
+  o.layouts = {Layout::tn};
+  o.strategy = "exhaustive";
+  o.configs = {testing::space_config(128, 128, 4, 2), testing::space_config(128, 64, 4, 2)};
+  o.budget = 2;
+  o.max_splits = 1;
+  o.seeds = 0;
+  o.compile_whole_space = false;
+  o.final_rounds = 3;
+  o.kernel_source_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
+  o.db = dir / "tune.sqlite";
+  o.out = dir / "table.json";
+  o.command = "TuneOnGpu";
+  jit::KernelCache cache;
+  nlohmann::json device;
+  {
+    WorkerBackend backend({planted_worker(), "worker", "--cache-dir", cache.dir().string()}, WorkerTimeouts{});
+    CompileAhead source(cache, 2);
+    const TuneResult r = run_tune(o, backend, source);
+    device = backend.environment();
+    EXPECT_EQ(r.failed, 0);
+    EXPECT_EQ(backend.worker_starts(), 1);
+  }
+  ResultsDb db(o.db, db_environment(device, o.kernel_source_hash));
+  auto algo_of = [](const std::string& note) {  // "algo 3 of 8 returned, ..." -> "algo 3 of 8"
+    const auto at = note.find("algo ");
+    return at == std::string::npos ? std::string() : note.substr(at, note.find(" returned", at) - at);
+  };
+  const auto estimates = db.measurements_of(o.shapes[0], Layout::tn, Accum::f32, "cublaslt-autotune", "estimate");
+  const auto finals = db.measurements_of(o.shapes[0], Layout::tn, Accum::f32, "cublaslt-autotune", "gpu");
+  ASSERT_EQ(estimates.size(), 1u);
+  ASSERT_EQ(finals.size(), 1u);
+  EXPECT_FALSE(algo_of(estimates[0].note).empty()) << estimates[0].note;
+  EXPECT_EQ(algo_of(finals[0].note), algo_of(estimates[0].note)) << finals[0].note << " | " << estimates[0].note;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gemmforge::tune
