@@ -95,12 +95,14 @@ int run(const BenchArgs& a, int argc, char** argv) {
   const std::filesystem::path out_dir(a.out);
   DeviceContext ctx;  // throws a clear error when there is no GPU
   // The library without its table is cuBLASLt under another name: refuse before measuring anything.
-  for (const char* lib : {kLibraryImplName, kMeasuringLibraryImplName})
-    if (std::find(o.impls.begin(), o.impls.end(), lib) != o.impls.end())
-      if (const std::string why = library_table_problem(); !why.empty())
-        throw UsageError(std::string("--impl ") + lib + " would measure cuBLASLt, not the library: " + why +
-                         ". Set GEMMFORGE_TABLE to a table made by 'gemmforge tune' for this GPU and these kernel "
-                         "sources, or GEMMFORGE_TABLE=none to measure the library without one on purpose");
+  const bool measures_library = std::any_of(o.impls.begin(), o.impls.end(), [](const std::string& i) {
+    return i == kLibraryImplName || i == kMeasuringLibraryImplName;
+  });
+  if (measures_library)
+    if (const std::string why = library_table_problem(); !why.empty())
+      throw UsageError("--impl " + std::string(kLibraryImplName) + " would measure cuBLASLt, not the library: " + why +
+                       ". Set GEMMFORGE_TABLE to a table made by 'gemmforge tune' for this GPU and these kernel "
+                       "sources, or GEMMFORGE_TABLE=none to measure the library without one on purpose");
   std::filesystem::create_directories(out_dir);
   f.environment = environment_json(ctx.info());
   auto& nvml = Nvml::instance(ctx.info().pci_bus_id);

@@ -287,6 +287,22 @@ struct Handle::Impl {
     return plan;
   }
 
+  // Builds the table's kernel into `slot` and prepares it for `p`; false, with the reason in
+  // `why_lt`, when it cannot be built or launched here (cuBLASLt serves then).
+  template <class Kernel, class Make>
+  static bool install(Plan& plan, std::unique_ptr<Kernel>& slot, const Problem& p, std::string& why_lt, Make make) {
+    try {
+      slot = make();
+      slot->prepare(p, {});
+      plan.info = {"gemmforge", slot->note()};
+      return true;
+    } catch (const Error& e) {
+      slot.reset();
+      why_lt = std::string("the table's kernel is unusable here: ") + e.what();
+      return false;
+    }
+  }
+
   // The table's entry or rule, else cuBLASLt's heuristic.
   Plan unmeasured_plan(const Problem& p) {
     Plan plan;
@@ -304,35 +320,24 @@ struct Handle::Impl {
       // The sm80 family takes any shape and alignment its config allows, on compute capability 8.0+.
       if (auto why = why_not_supported(*entry->sm80, p); !why.empty()) {
         why_lt = why;
-      } else {
-        try {
-          const ShapeConstants shape = built_for(*entry, p);
-          plan.sm80 = std::make_unique<Sm80Kernel>(ctx, *entry->sm80, load(*entry->sm80, shape), shape);
-          plan.sm80->prepare(p, {});
-          plan.info = {"gemmforge", plan.sm80->note()};
-          return plan;
-        } catch (const Error& e) {  // a kernel that cannot be built or launched here: cuBLASLt serves
-          plan.sm80.reset();
-          why_lt = std::string("the table's kernel is unusable here: ") + e.what();
-        }
+      } else if (install(plan, plan.sm80, p, why_lt, [&] {
+                   const ShapeConstants shape = built_for(*entry, p);
+                   return std::make_unique<Sm80Kernel>(ctx, *entry->sm80, load(*entry->sm80, shape), shape);
+                 })) {
+        return plan;
       }
     } else if (auto why = why_not_supported(*entry->config, p); !why.empty()) {
       why_lt = why;
     } else if (ctx.info().cc_major != 9) {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
-    } else {
-      try {
-        const ShapeConstants shape = built_for(*entry, p);
-        plan.kernel = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p),
-                                                   load(*entry->config, shape), shape);
-        plan.kernel->use_caller_workspace();
-        plan.kernel->prepare(p, {});
-        plan.info = {"gemmforge", plan.kernel->note()};
-        return plan;
-      } catch (const Error& e) {  // a kernel that cannot be built or launched here: cuBLASLt serves
-        plan.kernel.reset();
-        why_lt = std::string("the table's kernel is unusable here: ") + e.what();
-      }
+    } else if (install(plan, plan.kernel, p, why_lt, [&] {
+                 const ShapeConstants shape = built_for(*entry, p);
+                 auto k = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p),
+                                                       load(*entry->config, shape), shape);
+                 k->use_caller_workspace();
+                 return k;
+               })) {
+      return plan;
     }
     auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo);
     plan.info = {"cublaslt", lt->picked + ": " + LtMatmul::describe(lt->with_workspace) + "; " + why_lt};

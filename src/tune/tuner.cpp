@@ -57,6 +57,25 @@ std::string fmt(const char* f, double v) {
 
 std::string problem_name(const Shape& s, Layout l) { return to_string(s) + " " + to_string(l); }
 
+// The kernel a table entry or rule names: an sm80 config, or a Hopper config with its launch knobs.
+void name_kernel(TableEntry& e, const KernelCandidate& c) {
+  if (const auto* k = c.sm80_config()) {
+    e.sm80 = *k;
+  } else {
+    e.config = c.config;
+    e.knobs = c.knobs;
+  }
+}
+
+// The configs of one family's space that can serve the problem.
+template <class Config>
+std::vector<Config> servable(const std::vector<Config>& space, const Problem& p) {
+  std::vector<Config> out;
+  for (const auto& c : space)
+    if (why_not_supported(c, p).empty()) out.push_back(c);
+  return out;
+}
+
 class Tuner {
  public:
   Tuner(const TuneOptions& o, MeasureBackend& backend, KernelSource& source, ResultsDb& db, int sm_count)
@@ -223,19 +242,9 @@ std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const K
   return m.verdict == "pass" ? m.median_us : std::nullopt;
 }
 
-std::vector<KernelConfig> Tuner::servable_hopper(const Problem& p) const {
-  std::vector<KernelConfig> out;
-  for (const auto& c : spaces_.at(p.layout))
-    if (why_not_supported(c, p).empty()) out.push_back(c);
-  return out;
-}
+std::vector<KernelConfig> Tuner::servable_hopper(const Problem& p) const { return servable(spaces_.at(p.layout), p); }
 
-std::vector<Sm80Config> Tuner::servable_sm80(const Problem& p) const {
-  std::vector<Sm80Config> out;
-  for (const auto& c : sm80_spaces_.at(p.layout))
-    if (why_not_supported(c, p).empty()) out.push_back(c);
-  return out;
-}
+std::vector<Sm80Config> Tuner::servable_sm80(const Problem& p) const { return servable(sm80_spaces_.at(p.layout), p); }
 
 std::vector<Decision> Tuner::generic_decisions(std::vector<Decision> decisions) const {
   for (auto& d : decisions) {
@@ -600,12 +609,7 @@ Table Tuner::build_table(const DbEnvironment& env) {
       if (c->built_for && *c->built_for != d.shape)
         throw Error("results database: the winner " + d.served + " of " + problem_name(d.shape, d.layout) +
                     " is built for another shape");
-      if (const auto* k = c->sm80_config()) {
-        e.sm80 = *k;
-      } else {
-        e.config = c->config;
-        e.knobs = c->knobs;
-      }
+      name_kernel(e, *c);
       e.specialized = c->specialized();
       e.speedup = d.speedup;
     }
@@ -618,12 +622,7 @@ Table Tuner::build_table(const DbEnvironment& env) {
     e.speedup = choice.geomean;
     if (choice.candidate) {
       const auto c = candidate_named(db_, *choice.candidate);  // generic: rule_evidence takes no other
-      if (const auto* k = c->sm80_config()) {
-        e.sm80 = *k;
-      } else {
-        e.config = c->config;
-        e.knobs = c->knobs;
-      }
+      name_kernel(e, *c);
     }
     t.rules[key] = e;
   }

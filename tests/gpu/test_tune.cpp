@@ -32,31 +32,27 @@ std::string measured_name(const KernelConfig& c) {
   return launch_variants(c, {256, 256, 1024}, 132, 1).front().name();
 }
 
-std::string verdict_of(const std::vector<Measurement>& ms, const KernelConfig& c) {
-  for (const auto& m : ms)
-    if (m.config == measured_name(c)) return m.verdict;
-  return "not measured";
+// Why these tests cannot run here; empty on an sm_90 GPU.
+std::string why_no_tune_gpu() {
+  const GpuInfo info = probe_gpu();
+  if (!info.present) return "no usable NVIDIA GPU (" + info.why_absent + "); GPU tests run on the device machine";
+  if (info.cc_major != 9) return "gemmforge's kernels need an sm_90 GPU";
+  return "";
 }
 
-TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
-  const GpuInfo info = probe_gpu();
-  if (!info.present) GTEST_SKIP() << "no usable NVIDIA GPU (" << info.why_absent << "); GPU tests run on the device machine";
-  if (info.cc_major != 9) GTEST_SKIP() << "gemmforge's kernels need an sm_90 GPU";
-
-  const auto dir = std::filesystem::temp_directory_path() / ("gemmforge_tune_gpu_" + std::to_string(getpid()));
+// A tune of `shapes` (tn) over `configs` in the order given, each launched once (no split-K, no
+// seeds, three final rounds), its database and table in a fresh folder named after `tag`.
+TuneOptions gpu_tune_options(const std::string& tag, std::vector<Shape> shapes, std::vector<KernelConfig> configs) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gemmforge_tune_gpu_" + tag + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::vector<KernelConfig> good = {testing::space_config(128, 128, 4, 2), testing::space_config(128, 64, 4, 2),
-                                          testing::space_config(64, 128, 4, 1)};
-  const auto& planted = testing::planted_tune_configs();
   TuneOptions o;
-  o.shapes = {{256, 256, 1024}};
+  o.shapes = std::move(shapes);
   o.layouts = {Layout::tn};
   o.strategy = "exhaustive";
-  o.configs = {good[0], planted[0].config, planted[1].config, good[1], planted[2].config, planted[3].config,
-               planted[4].config, good[2]};
+  o.configs = std::move(configs);
   o.budget = int(o.configs.size());
-  o.max_splits = 1;  // one launch per config: the test is about isolation, not split-K
+  o.max_splits = 1;  // one launch per config
   o.seeds = 0;
   o.compile_whole_space = false;
   o.final_rounds = 3;
@@ -64,6 +60,25 @@ TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
   o.db = dir / "tune.sqlite";
   o.out = dir / "table.json";
   o.command = "TuneOnGpu";
+  return o;
+}
+
+std::string verdict_of(const std::vector<Measurement>& ms, const KernelConfig& c) {
+  for (const auto& m : ms)
+    if (m.config == measured_name(c)) return m.verdict;
+  return "not measured";
+}
+
+TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
+  if (const std::string why = why_no_tune_gpu(); !why.empty()) GTEST_SKIP() << why;
+  const std::vector<KernelConfig> good = {testing::space_config(128, 128, 4, 2), testing::space_config(128, 64, 4, 2),
+                                          testing::space_config(64, 128, 4, 1)};
+  const auto& planted = testing::planted_tune_configs();
+  // One launch per config: the test is about isolation, not split-K.
+  TuneOptions o = gpu_tune_options("", {{256, 256, 1024}},
+                                   {good[0], planted[0].config, planted[1].config, good[1], planted[2].config,
+                                    planted[3].config, planted[4].config, good[2]});
+  const auto dir = o.db.parent_path();
 
   jit::KernelCache cache;  // the user's cache: shared with the other GPU tests and runs
   const std::vector<std::string> argv = {planted_worker(), "worker", "--cache-dir", cache.dir().string()};
@@ -138,26 +153,10 @@ TEST(TuneOnGpu, BadCandidatesCostOnlyTheWorkerAndARerunMeasuresNothingAgain) {
 // The baseline is autotuned once per problem in a worker: the final comparison runs the algorithm
 // the estimate picked (the note names it), instead of timing every algorithm a second time.
 TEST(TuneOnGpu, TheFinalRunsTheBaselinePickOfTheEstimate) {
-  const GpuInfo info = probe_gpu();
-  if (!info.present) GTEST_SKIP() << "no usable NVIDIA GPU (" << info.why_absent << "); GPU tests run on the device machine";
-  if (info.cc_major != 9) GTEST_SKIP() << "gemmforge's kernels need an sm_90 GPU";
-  const auto dir = std::filesystem::temp_directory_path() / ("gemmforge_tune_gpu_pick_" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  TuneOptions o;
-  o.shapes = {{512, 512, 512}};
-  o.layouts = {Layout::tn};
-  o.strategy = "exhaustive";
-  o.configs = {testing::space_config(128, 128, 4, 2), testing::space_config(128, 64, 4, 2)};
-  o.budget = 2;
-  o.max_splits = 1;
-  o.seeds = 0;
-  o.compile_whole_space = false;
-  o.final_rounds = 3;
-  o.kernel_source_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
-  o.db = dir / "tune.sqlite";
-  o.out = dir / "table.json";
-  o.command = "TuneOnGpu";
+  if (const std::string why = why_no_tune_gpu(); !why.empty()) GTEST_SKIP() << why;
+  const TuneOptions o =
+      gpu_tune_options("pick_", {{512, 512, 512}}, {testing::space_config(128, 128, 4, 2), testing::space_config(128, 64, 4, 2)});
+  const auto dir = o.db.parent_path();
   jit::KernelCache cache;
   nlohmann::json device;
   {
