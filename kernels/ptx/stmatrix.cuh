@@ -1,7 +1,7 @@
 // stmatrix (sm_90): the inverse of ldmatrix. A warp stores 8×8 tiles of 16-bit elements to shared
 // memory from the mma/wgmma accumulator fragment: lane l holds, of each tile, row l / 4, elements
 // 2(l % 4) and 2(l % 4) + 1, as one register; lane i supplies the address of row i % 8 of tile
-// i / 8. One instruction writes four tiles (512 bytes), where 4-byte stores need sixteen.
+// i / 8. One instruction writes four tiles (512 bytes), where 4-byte stores need four per lane.
 // Addresses are shared-state-space addresses (smem_addr), 16-byte aligned.
 #pragma once
 #include "ptx/common.cuh"

@@ -73,19 +73,41 @@ __device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, type
   }
 }
 
-// Through shared memory and TMA, one column block of kEpiCols at a time: the warpgroup writes
-// the block into one of its two staging buffers, its first thread issues the block's store, and
-// the next block goes to the other buffer while that store drains. A buffer is rewritten only
-// once the store issued from it two blocks earlier has read it; the last stores of a tile drain
-// while the next tile's wgmmas run. `blocks_done` counts this warpgroup's blocks across tiles
-// (buffer parity).
-//
-// The accumulator fragment of two 8-column slices (rows +0 and +8 of each) is four 8×8 stmatrix
-// tiles, so one stmatrix.x4 writes what sixteen 4-byte stores did. The buffer is swizzled like
-// the TMA map (16-byte chunk c of byte row r goes to chunk c ^ ((r·kEpiRowBytes / 128) & mask)),
-// so the eight 16-byte rows of a tile land in eight distinct bank groups. The rows one lane
-// addresses differ only by whole 64-row wgmma tiles (64 · kEpiRowBytes, a multiple of 1024
-// bytes), which leaves the swizzle phase unchanged, so the phase is computed once per lane.
+// Column block b of a consumer's accumulators into a staging buffer (`lane_buffer`: the buffer's
+// shared address plus this lane's row, `row_bytes` in store_tma). The fragment of two 8-column
+// slices (rows +0 and +8 of each) is four 8×8 stmatrix tiles: one stmatrix.x4 writes what four
+// 4-byte stores per lane did. The buffer is swizzled like the TMA map (16-byte chunk c of byte row
+// r goes to chunk c ^ ((r·kEpiRowBytes / 128) & mask)), so the eight 16-byte rows of a tile land in
+// eight distinct bank groups. The rows one lane addresses differ only by whole 64-row wgmma tiles
+// (64 · kEpiRowBytes, a multiple of 1024 bytes), which leaves the swizzle phase unchanged, so the
+// phase is computed once per lane.
+template <class T>
+__device__ inline void stage_block(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], int b, ptx::u32 lane_buffer,
+                                   ptx::u32 swizzle_phase, int tile_q) {
+  using namespace ptx;
+  constexpr int kSlicesPerBlock = T::kEpiCols / 8;
+  static_assert(kSlicesPerBlock % 2 == 0, "stmatrix.x4 writes two 8-column slices");
+  static_assert((64 * T::kEpiRowBytes) % 1024 == 0, "a 64-row step keeps the swizzle phase");
+#pragma unroll
+  for (int mi = 0; mi < T::kMmaM; ++mi) {
+#pragma unroll
+    for (int js = 0; js < kSlicesPerBlock; js += 2) {
+      const int j = b * kSlicesPerBlock + js;
+      const u32 chunk = (u32(js + tile_q / 2) ^ swizzle_phase) * 16;
+      stmatrix_x4(lane_buffer + u32(mi * 64 * T::kEpiRowBytes) + chunk, packed_pair<T>(acc, mi, j, 0),
+                  packed_pair<T>(acc, mi, j, 1), packed_pair<T>(acc, mi, j + 1, 0), packed_pair<T>(acc, mi, j + 1, 1));
+    }
+  }
+}
+
+// Through shared memory and TMA, in column blocks of kEpiCols; one thread issues the stores.
+// - Whole tile (kEpiWholeTile, a buffer per block): the warpgroup waits once until the previous
+//   tile's stores have read their buffers (they had the whole main loop to drain), stages every
+//   block, and the stores drain while the next tile's wgmmas run. Two named barriers per tile.
+// - Two alternating buffers otherwise (a tile of at most two blocks, or one that does not fit):
+//   the next block is staged while the previous block's store drains; a buffer is rewritten only
+//   once the store issued from it two blocks earlier has read it. `blocks_done` counts this
+//   warpgroup's blocks across tiles (buffer parity). Two named barriers per block.
 template <class T>
 __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], unsigned char* buffers,
                                  const ptx::TensorMap& tmap_c, int consumer, int M, int N, int row0, int col0,
@@ -94,35 +116,40 @@ __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mm
   const int thread = threadIdx.x % 128, warp = thread / 32, lane = lane_id();
   const u32 barrier_id = T::kEpilogueBarrier + u32(consumer);
   constexpr u32 kSwizzleMask = T::kEpiRowBytes / 16 - 1;
-  constexpr int kSlicesPerBlock = T::kEpiCols / 8;
-  static_assert(kSlicesPerBlock % 2 == 0, "stmatrix.x4 writes two 8-column slices");
-  static_assert((64 * T::kEpiRowBytes) % 1024 == 0, "a 64-row step keeps the swizzle phase");
   // This lane addresses row (lane % 8) of stmatrix tile q = lane / 8: tiles 0 and 1 are rows +0
   // and +8 of the first slice, tiles 2 and 3 the same of the second.
   const int tile_q = lane / 8;
   const u32 row_bytes = u32((warp * 16 + (tile_q % 2) * 8 + lane % 8) * T::kEpiRowBytes);
   const u32 swizzle_phase = (row_bytes >> 7) & kSwizzleMask;
   const bool in_range = row0 < M && col0 < N;
-#pragma unroll
-  for (int b = 0; b < T::kBlockN / T::kEpiCols; ++b, ++blocks_done) {
-    const u32 buffer = smem_addr(buffers + (blocks_done % 2) * T::kEpiBufferBytes) + row_bytes;
-    if (thread == 0) tma_store_wait_read<1>();  // the store from this buffer, two blocks ago
+  if constexpr (T::kEpiWholeTile) {
+    if (thread == 0) tma_store_wait_read<0>();  // the previous tile's stores
     named_barrier_sync(barrier_id, 128);
 #pragma unroll
-    for (int mi = 0; mi < T::kMmaM; ++mi) {
-#pragma unroll
-      for (int js = 0; js < kSlicesPerBlock; js += 2) {
-        const int j = b * kSlicesPerBlock + js;
-        const u32 chunk = (u32(js + tile_q / 2) ^ swizzle_phase) * 16;
-        stmatrix_x4(buffer + u32(mi * 64 * T::kEpiRowBytes) + chunk, packed_pair<T>(acc, mi, j, 0),
-                    packed_pair<T>(acc, mi, j, 1), packed_pair<T>(acc, mi, j + 1, 0), packed_pair<T>(acc, mi, j + 1, 1));
-      }
-    }
+    for (int b = 0; b < T::kEpiBlocks; ++b)
+      stage_block<T>(acc, b, smem_addr(buffers + b * T::kEpiBufferBytes) + row_bytes, swizzle_phase, tile_q);
     fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
     named_barrier_sync(barrier_id, 128);
     if (thread == 0) {
-      if (in_range) tma_store_2d(&tmap_c, buffers + (blocks_done % 2) * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
-      tma_store_commit();  // a group per block even when empty, so the parity count stays exact
+      if (in_range)
+#pragma unroll
+        for (int b = 0; b < T::kEpiBlocks; ++b)
+          tma_store_2d(&tmap_c, buffers + b * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
+      tma_store_commit();
+    }
+  } else {
+#pragma unroll
+    for (int b = 0; b < T::kEpiBlocks; ++b, ++blocks_done) {
+      unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
+      if (thread == 0) tma_store_wait_read<1>();  // the store from this buffer, two blocks ago
+      named_barrier_sync(barrier_id, 128);
+      stage_block<T>(acc, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+      fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+      named_barrier_sync(barrier_id, 128);
+      if (thread == 0) {
+        if (in_range) tma_store_2d(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
+        tma_store_commit();  // a group per block even when empty, so the parity count stays exact
+      }
     }
   }
 }

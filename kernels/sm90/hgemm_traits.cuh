@@ -26,6 +26,7 @@ struct HgemmTraits : Knobs {
       Knobs::kClusterN, Knobs::kMulticast, Knobs::kTmaStore, Knobs::kF32Acc, Knobs::kBNMajor, Knobs::kSwapAB;
 
   static constexpr int kBlockK = 64;                       // one 128-byte swizzle row of fp16
+  static constexpr int kMaxSmemBytes = 232448;             // 227 KB: the most a CTA can have
   static constexpr int kThreads = (kConsumers + 1) * 128;  // producer warpgroup + consumers
   static constexpr int kClusterSize = kClusterM * kClusterN;
 
@@ -53,19 +54,28 @@ struct HgemmTraits : Knobs {
   // Arrivals that free a stage: every consumer warp that read it, in every CTA it was sent to.
   static constexpr int kEmptyArrivals = kStageReaders * 4 * (kMulticast ? kClusterSize : 1);
 
-  // TMA-store epilogue: each consumer stages its rows of C in shared memory one column block of
-  // kEpiCols at a time (the widest swizzle that divides BN, so the register-to-smem writes are
-  // free of bank conflicts), in two alternating buffers, and one thread stores each block.
+  // TMA-store epilogue: each consumer stages its rows of C in shared memory in column blocks of
+  // kEpiCols (the widest swizzle that divides BN, so the register-to-smem writes are free of bank
+  // conflicts), and one thread stores each block. A sub-tile of more than two blocks is staged
+  // whole where shared memory allows (a buffer per block): two named barriers per tile, and all
+  // of the tile's stores drain while the next tile's wgmmas run (3-7% on 128x256 at K = 128-256,
+  // bench/NOTES.md, session 8). Otherwise two buffers alternate, block by block (with two blocks
+  // or fewer they hold the whole tile anyway; there the one-wait path measured 1-2% slower).
   static constexpr int kEpiCols = kBlockN % 64 == 0 ? 64 : (kBlockN % 32 == 0 ? 32 : 16);
   static constexpr int kEpiRowBytes = kEpiCols * 2;  // = the swizzle span: 128, 64 or 32 bytes
   static constexpr int kEpiBufferBytes = kWgRows * kEpiRowBytes;
-  static constexpr int kEpiBytesPerWg = 2 * kEpiBufferBytes;
-  static constexpr int kEpiBytes = kTmaStore ? kConsumers * kEpiBytesPerWg : 0;
+  static constexpr int kEpiBlocks = kBlockN / kEpiCols;
 
   static constexpr int kStagesBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;
   static constexpr int kSplitFlagBytes = 16;  // a word per consumer (split_k.cuh), 16 for alignment
-  static constexpr int kSmemBytes = 1024 /* alignment slack */ + kStagesBytes + kEpiBytes + kBarrierBytes + kSplitFlagBytes;
+  static constexpr int kSmemBytesBesideEpilogue = 1024 /* alignment slack */ + kStagesBytes + kBarrierBytes + kSplitFlagBytes;
+  static constexpr bool kEpiWholeTile =
+      kEpiBlocks > 2 && kSmemBytesBesideEpilogue + kConsumers * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;
+  static constexpr int kEpiBuffers = kEpiWholeTile ? kEpiBlocks : 2;
+  static constexpr int kEpiBytesPerWg = kEpiBuffers * kEpiBufferBytes;
+  static constexpr int kEpiBytes = kTmaStore ? kConsumers * kEpiBytesPerWg : 0;
+  static constexpr int kSmemBytes = kSmemBytesBesideEpilogue + kEpiBytes;
 
   // Named barrier ids: each consumer's epilogue (2), the ping-pong hand-over of the main loop
   // from one consumer to the other (2), and the stage readers' last wgmma before a reduction
@@ -92,7 +102,7 @@ struct HgemmTraits : Knobs {
   static_assert(!kTmaStore || kBlockN % 16 == 0, "TMA-store column blocks are 16, 32 or 64 wide");
   static_assert(!kSwapAB || (!kBNMajor && !kTmaStore), "swap-AB: both operands K-major, C stored transposed directly");
   static_assert(kStageBytes % 1024 == 0 && kEpiBufferBytes % 1024 == 0, "swizzled tiles start on 1024-byte boundaries");
-  static_assert(kSmemBytes <= 232448, "227 KB of shared memory per CTA at most");
+  static_assert(kSmemBytes <= kMaxSmemBytes, "227 KB of shared memory per CTA at most");
   static_assert(kMmaM * Mma::kRegs <= 192, "accumulators must fit the consumer register budget");
 };
 

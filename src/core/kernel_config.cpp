@@ -137,11 +137,22 @@ int KernelConfig::epilogue_block_cols() const { return block_n % 64 == 0 ? 64 : 
 
 int KernelConfig::stage_ring_bytes() const { return stages * (block_m + block_n) * block_k * 2; }
 
-int KernelConfig::shared_bytes() const {
+int KernelConfig::shared_bytes_beside_epilogue() const {
   const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
-  // Two staging buffers of one column block per consumer (kernels/sm90/epilogue.cuh).
-  const int epilogue = tma_store ? consumers * 2 * wg_rows() * epilogue_block_cols() * 2 : 0;
-  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + barriers + epilogue;
+  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + barriers;
+}
+
+int KernelConfig::epilogue_buffers() const {
+  // The whole sub-tile of a consumer if it has more than two column blocks and fits, else two
+  // alternating blocks (kEpiBuffers in kernels/sm90/hgemm_traits.cuh).
+  const int blocks = block_n / epilogue_block_cols();
+  const int buffer = wg_rows() * epilogue_block_cols() * 2;
+  return blocks > 2 && shared_bytes_beside_epilogue() + consumers * blocks * buffer <= kMaxSharedBytesPerCta ? blocks : 2;
+}
+
+int KernelConfig::shared_bytes() const {
+  const int epilogue = tma_store ? consumers * epilogue_buffers() * wg_rows() * epilogue_block_cols() * 2 : 0;
+  return shared_bytes_beside_epilogue() + epilogue;
 }
 
 int KernelConfig::accumulator_registers() const {

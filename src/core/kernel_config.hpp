@@ -42,9 +42,11 @@ struct KernelConfig {
   // Derived quantities the rules and the launcher use.
   int threads() const { return (consumers + 1) * 128; }
   int shared_bytes() const;        // dynamic shared memory per CTA
+  int shared_bytes_beside_epilogue() const;  // the stage ring, its barriers and the alignment slack
   int stage_ring_bytes() const;    // the A and B tiles of every pipeline stage
   int wg_rows() const;             // rows of C per consumer warpgroup and tile
   int epilogue_block_cols() const; // TMA-store column block: the widest of 64/32/16 dividing block_n
+  int epilogue_buffers() const;    // TMA-store staging buffers per consumer: a tile's blocks if more than 2 and they fit, else 2
   int accumulator_registers() const;  // per consumer thread
 };
 

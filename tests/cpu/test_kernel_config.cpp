@@ -99,6 +99,26 @@ TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
   EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 2 * 128 * 64 * 2);
 }
 
+TEST(KernelConfig, TheTmaStoreStagesAWholeTileWhereItFits) {
+  KernelConfig c;
+  c.block_n = 256;
+  c.tma_store = true;
+  c.stages = 3;  // 3 × 48 KB of stages leave room for 2 consumers × 4 blocks of 64 rows × 64 columns
+  EXPECT_EQ(c.epilogue_buffers(), 4);
+  EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue() + 2 * 4 * 64 * 64 * 2);
+  c.stages = 4;  // 192 KB of stages: two alternating blocks per consumer
+  EXPECT_EQ(c.epilogue_buffers(), 2);
+  EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue() + 2 * 2 * 64 * 64 * 2);
+  EXPECT_TRUE(is_valid(c));
+  c.stages = 3;
+  c.block_n = 128;  // two blocks per tile: the two alternating buffers hold the whole tile anyway
+  EXPECT_EQ(c.epilogue_buffers(), 2);
+  c.block_n = 176;  // eleven 16-column blocks, 2 consumers × 11 × 64 rows × 32 bytes beside 3 stages
+  EXPECT_EQ(c.epilogue_buffers(), 11);
+  c.tma_store = false;
+  EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue());
+}
+
 TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
   KernelConfig c;  // 128x128, 4 stages, 2 consumers, f32
   EXPECT_EQ(c.shared_bytes(), 1024 + 4 * (128 + 128) * 64 * 2 + 2 * 4 * 8 + 16);  // + split-K flags
