@@ -315,6 +315,11 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     known[m.config] = m;
   }
   try {
+    // The kernel an earlier table served here: the last tune's winner is the best first guess,
+    // and measuring it first keeps a re-tune from losing it to a search that wanders elsewhere.
+    if (const auto c = o_.prior.find(s, l, o_.acc);
+        c && (c->sm80_config() ? o_.search_sm80 : o_.search_hopper) && why_not_supported(*c, problem).empty())
+      measure_candidate(s, l, *c, known, &spent, baseline_us, "seed: the prior table's kernel");
     // Seeds: what won on this class's shapes so far, so the search starts from there and the
     // class rule later has evidence on this shape too.
     std::vector<Decision> class_decisions;
@@ -692,7 +697,8 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()
                                                   ? nlohmann::json("all")
                                                   : nlohmann::json(o.sm80_configs.size())},
-                             {"families", nlohmann::json::array()}, {"specialize", o.specialize}};
+                             {"families", nlohmann::json::array()}, {"specialize", o.specialize},
+                             {"prior_entries", o.prior.size()}};
   if (o.search_hopper) settings["families"].push_back("hopper");
   if (o.search_sm80) settings["families"].push_back("sm80");
   nlohmann::json layouts = nlohmann::json::array();

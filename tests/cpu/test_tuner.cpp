@@ -346,6 +346,59 @@ TEST(Tuner, SeedsTheSearchWithTheClassWinners) {
   EXPECT_EQ(ms.size(), 3u);
 }
 
+// A table from an earlier tune, written as gemmforge tune writes one: `kernels` for their
+// shapes (tn, f32), then an entry that served cuBLASLt.
+std::filesystem::path write_prior_table(const std::filesystem::path& path,
+                                        const std::vector<std::pair<Shape, KernelCandidate>>& kernels) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& [s, c] : kernels) {
+    nlohmann::json e = c.to_json();
+    e.update({{"M", s.M}, {"N", s.N}, {"K", s.K}, {"layout", "tn"}, {"acc", "f32"}, {"speedup_vs_cublaslt", 1.2}});
+    entries.push_back(e);
+  }
+  entries.push_back({{"M", 4096}, {"N", 4096}, {"K", 4096}, {"layout", "tn"}, {"acc", "f32"}, {"config", "cublaslt"}});
+  std::ofstream(path) << nlohmann::json{{"schema", 1}, {"kernel_source_hash", "an older hash"}, {"entries", entries}};
+  return path;
+}
+
+TEST(Tuner, MeasuresThePriorTablesKernelFirstWithinTheBudget) {
+  Fixture f;
+  const Shape shape{2048, 2048, 1024};
+  auto o = f.options({shape}, 3);
+  o.configs = f.slow;  // the search alone would never meet the good config
+  o.prior = PriorTable::read(write_prior_table(f.dir.path / "prior.json", {{shape, KernelCandidate(f.good)}}));
+  EXPECT_EQ(o.prior.size(), 1u);  // the cuBLASLt entry seeds nothing
+  f.run(o);
+  const auto ms = f.db().measurements_of(shape, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 3u);  // the seed counts against the budget
+  EXPECT_EQ(ms.front().config, KernelCandidate(f.good).name());
+  EXPECT_NE(ms.front().note.find("prior table"), std::string::npos) << ms.front().note;
+  const auto d = f.db().decision(shape, Layout::tn, Accum::f32);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->outcome, "win");
+  EXPECT_EQ(d->served, KernelCandidate(f.good).name());  // re-measured here, not taken on trust
+}
+
+TEST(Tuner, APriorTableThatIsNotOneIsRefusedWithTheReason) {
+  TempDir dir;
+  auto expect_refused = [&](const std::string& text, const std::string& reason) {
+    const auto path = dir.path / "prior.json";
+    std::ofstream(path) << text;
+    try {
+      PriorTable::read(path);
+      ADD_FAILURE() << "read: " << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  };
+  expect_refused("{\"entries\": [", "not JSON");
+  expect_refused("{\"rules\": []}", "no \"entries\"");
+  expect_refused(R"({"entries": [{"N": 64, "K": 64, "layout": "tn", "acc": "f32", "config": {}}]})", "entry 0");
+  expect_refused(R"({"entries": [{"M": 64, "N": 64, "K": 64, "layout": "xx", "acc": "f32", "config": {"family": "sm90"}}]})",
+                 "entry 0");
+  EXPECT_THROW(PriorTable::read(dir.path / "missing.json"), Error);
+}
+
 TEST(Tuner, MeasuresClassRuleContendersWhereTheSearchDidNot) {
   for (bool measure_gaps : {true, false}) {
     Fixture f;
