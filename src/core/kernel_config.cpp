@@ -145,14 +145,14 @@ int KernelConfig::shared_bytes_beside_epilogue() const {
 int KernelConfig::epilogue_buffers() const {
   // The whole sub-tile of a consumer if it has more than two column blocks and fits, else two
   // alternating blocks (kEpiBuffers in kernels/sm90/hgemm_traits.cuh).
+  if (!tma_store) return 0;
   const int blocks = block_n / epilogue_block_cols();
   const int buffer = wg_rows() * epilogue_block_cols() * 2;
   return blocks > 2 && shared_bytes_beside_epilogue() + consumers * blocks * buffer <= kMaxSharedBytesPerCta ? blocks : 2;
 }
 
 int KernelConfig::shared_bytes() const {
-  const int epilogue = tma_store ? consumers * epilogue_buffers() * wg_rows() * epilogue_block_cols() * 2 : 0;
-  return shared_bytes_beside_epilogue() + epilogue;
+  return shared_bytes_beside_epilogue() + consumers * epilogue_buffers() * wg_rows() * epilogue_block_cols() * 2;
 }
 
 int KernelConfig::accumulator_registers() const {

@@ -46,7 +46,7 @@ struct KernelConfig {
   int stage_ring_bytes() const;    // the A and B tiles of every pipeline stage
   int wg_rows() const;             // rows of C per consumer warpgroup and tile
   int epilogue_block_cols() const; // TMA-store column block: the widest of 64/32/16 dividing block_n
-  int epilogue_buffers() const;    // TMA-store staging buffers per consumer: a tile's blocks if more than 2 and they fit, else 2
+  int epilogue_buffers() const;    // TMA-store staging buffers per consumer: a tile's blocks if more than 2 and they fit, else 2 (0: no TMA store)
   int accumulator_registers() const;  // per consumer thread
 };
 

@@ -168,7 +168,11 @@ class Evolution final : public Strategy {
 // combinations the rules forbid). After each measurement, REINFORCE on the restricted
 // distributions with a per-shape running baseline: advantage = log(baseline time / measured
 // time). The weights persist across shapes, so what made large shapes fast on this GPU is where
-// the next large shape starts.
+// the next large shape starts. A share of the picks (kExplore) is drawn uniformly from the
+// unmeasured configs instead, and learnt from like the policy's own: online, the policy can
+// otherwise settle where it never proposes a region again, however well that region would do on
+// later shapes (a whole-grid tune in session 8 never measured the configs that had won most mid
+// tn shapes the session before).
 class PolicyGradient final : public Strategy {
  public:
   explicit PolicyGradient(uint64_t seed) : rng_(seed) {}
@@ -197,11 +201,14 @@ class PolicyGradient final : public Strategy {
       std::vector<size_t> candidates = open;
       std::vector<std::vector<double>> used(idx.domains.size());  // the restricted distributions
       std::vector<size_t> choice(idx.domains.size());
+      std::optional<size_t> explored;
+      if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < kExplore)
+        explored = open[std::uniform_int_distribution<size_t>(0, open.size() - 1)(rng_)];
       for (size_t j = 0; j < idx.domains.size(); ++j) {
         std::vector<bool> allowed(idx.domains[j].size(), false);
         for (size_t i : candidates) allowed[value_index[i][j]] = true;
         std::vector<double> p = softmax(family_weights[j], idx.domains[j], phi, allowed);
-        choice[j] = sample(p);
+        choice[j] = explored ? value_index[*explored][j] : sample(p);
         used[j] = std::move(p);
         std::erase_if(candidates, [&](size_t i) { return value_index[i][j] != choice[j]; });
       }
@@ -273,6 +280,7 @@ class PolicyGradient final : public Strategy {
     }
   }
 
+  static constexpr double kExplore = 0.15;  // about one pick in a budget of six
   std::mt19937_64 rng_;
   std::map<std::string, std::vector<KnobWeights>> weights_;  // [family][knob][value] -> per-feature weight
 };

@@ -16,10 +16,11 @@ namespace gemmforge::tune {
 class PriorTable {
  public:
   PriorTable() = default;
-  // Reads the exact entries of a table written by `gemmforge tune` (any kernel-source hash, any
-  // GPU); entries that served cuBLASLt are no seeds and are skipped. A build for one shape seeds
-  // its generic kernel (the tune's --specialize rebuilds the best). Throws Error naming the file
-  // and the entry when it is not such a table.
+  // Reads the exact entries of a table written by `gemmforge tune` (any kernel-source hash);
+  // entries that served cuBLASLt are no seeds and are skipped. A build for one shape seeds its
+  // generic kernel (the tune's --specialize rebuilds the best). Launch knobs are kept as the
+  // table has them: the tuner drops a seed its options or the problem cannot take. Throws Error
+  // naming the file (and the entry) when it is not such a table.
   static PriorTable read(const std::filesystem::path&);
 
   // The kernel the table served for this problem, if a gemmforge one.

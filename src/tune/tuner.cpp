@@ -122,6 +122,13 @@ class Tuner {
   // The configs of each family that can serve this problem.
   std::vector<KernelConfig> servable_hopper(const Problem&) const;
   std::vector<Sm80Config> servable_sm80(const Problem&) const;
+  // Whether an earlier table's kernel can seed this problem under this run's options: its family
+  // searched, the problem within its reach, its launch knobs allowed (--max-splits) and valid.
+  bool seedable_prior(const KernelCandidate& c, const Problem& p) const {
+    if (!(c.sm80_config() ? o_.search_sm80 : o_.search_hopper) || !why_not_supported(c, p).empty()) return false;
+    const KernelConfig* h = c.hopper();
+    return !h || (c.knobs.splits <= o_.max_splits && launch_problem(*h, c.knobs).empty());
+  }
   // spent: the problem's measurements so far, checked against the budget and counted up; nullptr
   // for a measurement beyond the budget (a specialized build).
   std::optional<double> measure_candidate(const Shape&, Layout, const KernelCandidate&,
@@ -317,8 +324,7 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   try {
     // The kernel an earlier table served here: the last tune's winner is the best first guess,
     // and measuring it first keeps a re-tune from losing it to a search that wanders elsewhere.
-    if (const auto c = o_.prior.find(s, l, o_.acc);
-        c && (c->sm80_config() ? o_.search_sm80 : o_.search_hopper) && why_not_supported(*c, problem).empty())
+    if (const auto c = o_.prior.find(s, l, o_.acc); c && seedable_prior(*c, problem))
       measure_candidate(s, l, *c, known, &spent, baseline_us, "seed: the prior table's kernel");
     // Seeds: what won on this class's shapes so far, so the search starts from there and the
     // class rule later has evidence on this shape too.

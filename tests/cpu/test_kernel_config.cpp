@@ -115,7 +115,16 @@ TEST(KernelConfig, TheTmaStoreStagesAWholeTileWhereItFits) {
   EXPECT_EQ(c.epilogue_buffers(), 2);
   c.block_n = 176;  // eleven 16-column blocks, 2 consumers × 11 × 64 rows × 32 bytes beside 3 stages
   EXPECT_EQ(c.epilogue_buffers(), 11);
+  c = {};
+  c.mode = ConsumerMode::pingpong;  // each consumer stages a whole 64x256 tile: 4 blocks of 64 rows
+  c.block_m = 64;
+  c.block_n = 256;
+  c.tma_store = true;
+  EXPECT_EQ(c.epilogue_buffers(), 4);
+  EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue() + 2 * 4 * 64 * 64 * 2);
+  EXPECT_TRUE(is_valid(c)) << validity_problems(c)[0];
   c.tma_store = false;
+  EXPECT_EQ(c.epilogue_buffers(), 0);
   EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue());
 }
 

@@ -130,6 +130,32 @@ TEST(Search, ThePolicyLearnsSm80WhileAlsoSearchingHopperAndBeatsRandomOnUnseenSh
   EXPECT_EQ(t.best->layout, Layout::tn);
 }
 
+// Online, a policy that has settled must still come back to configs it stopped proposing: after
+// many shapes where one config wins by far, a config it has not measured in a long time becomes
+// the fastest, and the policy must find it. (With no uniform share of picks it never does: the
+// other configs' probabilities have fallen to nothing by then.)
+TEST(Search, ThePolicyKeepsExploringAfterItHasSettled) {
+  const auto full = config_space(Layout::tn, Accum::f32);
+  const std::vector<KernelConfig> space(full.begin(), full.begin() + 40);
+  const KernelConfig settled = space.front(), later_best = space.back();
+  bool later_best_wins = false;
+  const Measure measure = [&](const Shape&, const KernelConfig& c) -> std::optional<double> {
+    if (c == settled) return 1.0;
+    if (c == later_best && later_best_wins) return 0.5;
+    return 3.0;
+  };
+  auto rl = make_strategy("rl", 5);
+  const auto shape_of = [](int i) { return Shape{512 + 64 * (i % 16), 1024 + 128 * (i % 8), 2048}; };
+  for (int i = 0; i < 300; ++i) rl->search(shape_of(i), space, measure, 3);
+  later_best_wins = true;
+  int first_found = -1;
+  for (int i = 0; i < 400 && first_found < 0; ++i) {
+    const auto t = rl->search(shape_of(i), space, measure, 3);
+    if (t.best && *t.best == later_best) first_found = i;
+  }
+  EXPECT_GE(first_found, 0) << "the policy never measured the config that became the fastest";
+}
+
 TEST(Search, UnknownStrategyIsAClearError) { EXPECT_THROW(make_strategy("annealing", 1), Error); }
 
 }  // namespace

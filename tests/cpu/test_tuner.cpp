@@ -357,7 +357,8 @@ std::filesystem::path write_prior_table(const std::filesystem::path& path,
     entries.push_back(e);
   }
   entries.push_back({{"M", 4096}, {"N", 4096}, {"K", 4096}, {"layout", "tn"}, {"acc", "f32"}, {"config", "cublaslt"}});
-  std::ofstream(path) << nlohmann::json{{"schema", 1}, {"kernel_source_hash", "an older hash"}, {"entries", entries}};
+  std::ofstream(path) << nlohmann::json{
+      {"schema", kTableSchema}, {"kernel_source_hash", "an older hash"}, {"entries", entries}, {"rules", nlohmann::json::array()}};
   return path;
 }
 
@@ -381,22 +382,33 @@ TEST(Tuner, MeasuresThePriorTablesKernelFirstWithinTheBudget) {
 
 TEST(Tuner, APriorTableThatIsNotOneIsRefusedWithTheReason) {
   TempDir dir;
+  const auto path = dir.path / "prior.json";
   auto expect_refused = [&](const std::string& text, const std::string& reason) {
-    const auto path = dir.path / "prior.json";
     std::ofstream(path) << text;
     try {
       PriorTable::read(path);
       ADD_FAILURE() << "read: " << text;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
     }
   };
+  const std::string head = std::string(R"({"schema": ")") + kTableSchema + R"(", "entries": [)";
+  nlohmann::json config = KernelConfig{}.to_json();  // a tn f32 Hopper config
+  auto entry = [&](const std::string& fields) { return head + "{" + fields + ", \"config\": " + config.dump() + "}]}"; };
   expect_refused("{\"entries\": [", "not JSON");
-  expect_refused("{\"rules\": []}", "no \"entries\"");
-  expect_refused(R"({"entries": [{"N": 64, "K": 64, "layout": "tn", "acc": "f32", "config": {}}]})", "entry 0");
-  expect_refused(R"({"entries": [{"M": 64, "N": 64, "K": 64, "layout": "xx", "acc": "f32", "config": {"family": "sm90"}}]})",
-                 "entry 0");
+  expect_refused(R"({"entries": []})", "not a table from gemmforge tune");  // no schema
+  expect_refused(entry(R"("N": 64, "K": 64, "layout": "tn")"), "entry 0");  // no M
+  expect_refused(entry(R"("M": 64, "N": 64, "K": 64, "layout": "xx")"), "xx");
+  expect_refused(entry(R"("M": 64, "N": 64, "K": 64, "layout": "nn")"), "another layout");
+  expect_refused(head + R"({"M": 64, "N": 64, "K": 64, "layout": "tn", "config": "cublas"}]})", "cublaslt");
+  expect_refused(head + "{\"M\": 64, \"N\": 64, \"K\": 64, \"layout\": \"tn\", \"config\": " + config.dump() +
+                     "}, {\"M\": 64, \"N\": 64, \"K\": 64, \"layout\": \"tn\", \"config\": " + config.dump() + "}]}",
+                 "a second entry");
   EXPECT_THROW(PriorTable::read(dir.path / "missing.json"), Error);
+  // A table without "acc" fields (older tables) reads as f32.
+  std::ofstream(path) << entry(R"("M": 64, "N": 64, "K": 64, "layout": "tn")");
+  EXPECT_TRUE(PriorTable::read(path).find({64, 64, 64}, Layout::tn, Accum::f32));
 }
 
 TEST(Tuner, MeasuresClassRuleContendersWhereTheSearchDidNot) {
