@@ -86,6 +86,37 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   }
 }
 
+// The TMA-store epilogue stages a consumer's whole tile where it fits (more than two column blocks):
+// the kernel's shared-memory size must be the host's (the generated source static_asserts it, so
+// a compile is the check), and the whole-tile path waits for older stores once per tile, before
+// any block is staged (DEPBAR SB0 down to 0), where the two-buffer path waits per block for all
+// but the newest (down to 1).
+TEST(KernelCompile, AWholeTileEpilogueAgreesWithTheHostAndWaitsOncePerTile) {
+  KernelConfig whole;  // 128x256, 3 stages: 2 consumers x 4 blocks fit beside the stages
+  whole.block_n = 256;
+  whole.stages = 3;
+  whole.tma_store = true;
+  KernelConfig two_buffers = whole;  // 4 stages: they do not
+  two_buffers.stages = 4;
+  KernelConfig pingpong;  // 64x256 per consumer, 4 stages
+  pingpong.mode = ConsumerMode::pingpong;
+  pingpong.block_m = 64;
+  pingpong.block_n = 256;
+  pingpong.tma_store = true;
+  ASSERT_EQ(whole.epilogue_buffers(), 4);
+  ASSERT_EQ(two_buffers.epilogue_buffers(), 2);
+  ASSERT_EQ(pingpong.epilogue_buffers(), 4);
+  for (const auto& c : {whole, two_buffers, pingpong}) {
+    const auto r = jit::compile(request(c));
+    ASSERT_TRUE(r.ok) << c.name() << "\n" << r.log;
+    EXPECT_EQ(jit::parse_ptxas_info(r.log).spill_bytes, 0) << c.name();
+    if (!testing::can_disassemble()) continue;  // the SASS half needs cuobjdump
+    const std::string sass = testing::sass_of(r.cubin, c.name());
+    const bool waits_per_block = sass.find("DEPBAR.LE SB0, 0x1") != std::string::npos;
+    EXPECT_EQ(waits_per_block, c.epilogue_buffers() == 2) << c.name();
+  }
+}
+
 TEST(KernelCompile, InvalidConfigsNeverReachTheCompiler) {
   KernelConfig c;
   c.block_n = 264;
