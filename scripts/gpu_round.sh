@@ -10,7 +10,7 @@
 #                                  against cuBLASLt on large/mid shapes (nn, tn); CONFIGS, SHAPES
 #   scripts/gpu_round.sh class  — SHAPES_FILE × CONFIGS (× SPLITS × PDL × CLUSTER_REDUCTION) sweep vs cuBLASLt-autotune and cuBLAS
 #   scripts/gpu_round.sh compile-all — every config of the space through NVRTC
-#   scripts/gpu_round.sh tune    — gemmforge tune on TUNE_SHAPES (BUDGET, STRATEGY, CONFIGS): table.json
+#   scripts/gpu_round.sh tune    — gemmforge tune on TUNE_SHAPES (BUDGET, STRATEGY, CONFIGS, PRIOR): table.json
 #   scripts/gpu_round.sh lib     — the runtime library with TABLE against the baselines on LIB_SHAPES
 #                                  (or GRID_PART=i/n of the grid), IMPLS, MODES
 # KERNEL_CACHE=dir: cubins compiled on the CPU machine (gemmforge kernels --compile), carried along.
@@ -97,10 +97,15 @@ case "$stage" in
     # architecture and kernel source).
     # KEEP=1 leaves $OUT/tune unpacked, so a second tune in the same call resumes its database
     # (DB_FROM unset); TUNE_ARGS: more tune options (e.g. --specialize 2); LOG: the log's name.
+    # PRIOR: a table whose kernels seed each problem (default the shipped tables/h200.json, so a
+    # re-tune keeps its winners in sight; PRIOR=none for a tune from nothing).
+    prior=${PRIOR:-tables/h200.json}
+    prior_args=""
+    [ "$prior" != none ] && [ -f "$prior" ] && prior_args="--prior $prior"
     [ -n "${DB_FROM:-}" ] && cp "$DB_FROM" "$OUT/tune/tune.sqlite"
     log="$OUT/tune/${LOG:-tune}.log"
     timeout ${LIMIT_S:-300} "$BIN/gemmforge" tune ${TUNE_SHAPES:---shapes grid --sample 100} --layout both \
-      --strategy ${STRATEGY:-rl} --budget ${BUDGET:-6} --configs "${CONFIGS:-bench/configs/tune.json}" ${TUNE_ARGS:-} \
+      --strategy ${STRATEGY:-rl} --budget ${BUDGET:-6} --configs "${CONFIGS:-bench/configs/tune.json}" $prior_args ${TUNE_ARGS:-} \
       --time-limit ${TIME_LIMIT_S:-240} --db "$OUT/tune/tune.sqlite" --out "$OUT/tune/table.json" > "$log" 2>&1
     echo "tune exit $?"
     grep -v "^\[" "$log" | tail -30
