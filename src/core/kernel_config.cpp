@@ -142,17 +142,21 @@ int KernelConfig::shared_bytes_beside_epilogue() const {
   return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + barriers;
 }
 
+// One staging buffer: a consumer's rows of one column block of C, in fp16.
+static int epilogue_buffer_bytes(const KernelConfig& c) { return c.wg_rows() * c.epilogue_block_cols() * 2; }
+
 int KernelConfig::epilogue_buffers() const {
   // The whole sub-tile of a consumer if it has more than two column blocks and fits, else two
   // alternating blocks (kEpiBuffers in kernels/sm90/hgemm_traits.cuh).
   if (!tma_store) return 0;
   const int blocks = block_n / epilogue_block_cols();
-  const int buffer = wg_rows() * epilogue_block_cols() * 2;
-  return blocks > 2 && shared_bytes_beside_epilogue() + consumers * blocks * buffer <= kMaxSharedBytesPerCta ? blocks : 2;
+  const bool whole_fits =
+      shared_bytes_beside_epilogue() + consumers * blocks * epilogue_buffer_bytes(*this) <= kMaxSharedBytesPerCta;
+  return blocks > 2 && whole_fits ? blocks : 2;
 }
 
 int KernelConfig::shared_bytes() const {
-  return shared_bytes_beside_epilogue() + consumers * epilogue_buffers() * wg_rows() * epilogue_block_cols() * 2;
+  return shared_bytes_beside_epilogue() + consumers * epilogue_buffers() * epilogue_buffer_bytes(*this);
 }
 
 int KernelConfig::accumulator_registers() const {

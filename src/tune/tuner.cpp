@@ -122,12 +122,16 @@ class Tuner {
   // The configs of each family that can serve this problem.
   std::vector<KernelConfig> servable_hopper(const Problem&) const;
   std::vector<Sm80Config> servable_sm80(const Problem&) const;
-  // Whether an earlier table's kernel can seed this problem under this run's options: its family
-  // searched, the problem within its reach, its launch knobs allowed (--max-splits) and valid.
+  // Whether a kernel found earlier (a class winner, a prior table's entry) can seed this problem:
+  // its family searched now (an earlier run's sm80 winner is no seed of a Hopper-only run) and
+  // the problem within its reach.
+  bool seedable(const KernelCandidate& c, const Problem& p) const {
+    return (c.sm80_config() ? o_.search_sm80 : o_.search_hopper) && why_not_supported(c, p).empty();
+  }
+  // A prior table's entry keeps its launch knobs: they must also be allowed (--max-splits) and valid.
   bool seedable_prior(const KernelCandidate& c, const Problem& p) const {
-    if (!(c.sm80_config() ? o_.search_sm80 : o_.search_hopper) || !why_not_supported(c, p).empty()) return false;
     const KernelConfig* h = c.hopper();
-    return !h || (c.knobs.splits <= o_.max_splits && launch_problem(*h, c.knobs).empty());
+    return seedable(c, p) && (!h || (c.knobs.splits <= o_.max_splits && launch_problem(*h, c.knobs).empty()));
   }
   // spent: the problem's measurements so far, checked against the budget and counted up; nullptr
   // for a measurement beyond the budget (a specialized build).
@@ -333,9 +337,7 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
       if (d.layout == l && d.acc == o_.acc && classify(d.shape) == classify(s)) class_decisions.push_back(d);
     for (const auto& name : rule_contenders(generic_decisions(class_decisions), size_t(std::max(0, o_.seeds)))) {
       const auto c = candidate_named(db_, name);
-      // Only the families searched now: an earlier run's sm80 winner is no seed of a Hopper-only run.
-      if (c && !c->specialized() && (c->sm80_config() ? o_.search_sm80 : o_.search_hopper) &&
-          why_not_supported(*c, problem).empty())
+      if (c && !c->specialized() && seedable(*c, problem))
         measure_candidate(s, l, launched_on(*c, s, sm_count_), known, &spent, baseline_us, "seed: a winner on this class");
     }
     if (const int n = sm80_measurements(s, o_.budget, !servable.empty()); n > 0 && !sm80_servable.empty())
