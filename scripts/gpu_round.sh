@@ -97,11 +97,17 @@ case "$stage" in
     # architecture and kernel source).
     # KEEP=1 leaves $OUT/tune unpacked, so a second tune in the same call resumes its database
     # (DB_FROM unset); TUNE_ARGS: more tune options (e.g. --specialize 2); LOG: the log's name.
-    # PRIOR: a table whose kernels seed each problem (default the shipped tables/h200.json, so a
-    # re-tune keeps its winners in sight; PRIOR=none for a tune from nothing).
+    # PRIOR: tables and bench sweeps (directories or sweep.csv files, space-separated) whose
+    # kernels seed each problem (default the shipped tables/h200.json, so a re-tune keeps its
+    # winners in sight; PRIOR=none for a tune from nothing).
     prior=${PRIOR:-tables/h200.json}
     prior_args=""
-    [ "$prior" != none ] && [ -f "$prior" ] && prior_args="--prior $prior"
+    if [ "$prior" != none ]; then
+      for p in $prior; do
+        [ -e "$p" ] || { echo "no prior at $p" >&2; exit 2; }
+        prior_args="$prior_args --prior $p"
+      done
+    fi
     [ -n "${DB_FROM:-}" ] && cp "$DB_FROM" "$OUT/tune/tune.sqlite"
     log="$OUT/tune/${LOG:-tune}.log"
     timeout ${LIMIT_S:-300} "$BIN/gemmforge" tune ${TUNE_SHAPES:---shapes grid --sample 100} --layout both \

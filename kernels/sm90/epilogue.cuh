@@ -100,14 +100,20 @@ __device__ inline void stage_block(const typename T::AccReg (&acc)[T::kMmaM][T::
   }
 }
 
-// Through shared memory and TMA, in column blocks of kEpiCols; one thread issues the stores.
+// Through shared memory and TMA, in column blocks of kEpiCols.
 // - Whole tile (kEpiWholeTile, a buffer per block): the warpgroup waits once until the previous
 //   tile's stores have read their buffers (they had the whole main loop to drain), stages every
-//   block, and the stores drain while the next tile's wgmmas run. Two named barriers per tile.
+//   block, and its first thread stores them; the stores drain while the next tile's wgmmas run.
+//   Two named barriers per tile.
 // - Two alternating buffers otherwise (a tile of at most two blocks, or one that does not fit):
 //   the next block is staged while the previous block's store drains; a buffer is rewritten only
-//   once the store issued from it two blocks earlier has read it. `blocks_done` counts this
-//   warpgroup's blocks across tiles (buffer parity). Two named barriers per block.
+//   once the stores issued from it two blocks earlier have read it. `blocks_done` counts this
+//   warpgroup's blocks across tiles (buffer parity).
+//   - kEpiPerWarp: each warp on its own: it stages its 16-row slices of a block and its lane 0
+//     stores them (a box of kEpiStoreRows = 16 rows, set on the host), so no warp waits for the
+//     others. Bulk groups belong to the thread that commits them, so lane 0's wait covers exactly
+//     its warp's stores. No named barrier.
+//   - else the warpgroup's first thread stores the block: two named barriers per block.
 template <class T>
 __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], unsigned char* buffers,
                                  const ptx::TensorMap& tmap_c, int consumer, int M, int N, int row0, int col0,
@@ -131,11 +137,32 @@ __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mm
     fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
     named_barrier_sync(barrier_id, 128);
     if (thread == 0) {
-      if (in_range)
+      if (in_range) {
 #pragma unroll
         for (int b = 0; b < T::kEpiBlocks; ++b)
           tma_store_2d(&tmap_c, buffers + b * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
+      }
       tma_store_commit();
+    }
+  } else if constexpr (T::kEpiPerWarp) {
+    static_assert((16 * T::kEpiRowBytes) % 512 == 0, "a warp's 16-row slice starts on a swizzle atom");
+#pragma unroll
+    for (int b = 0; b < T::kEpiBlocks; ++b, ++blocks_done) {
+      unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
+      if (lane == 0) tma_store_wait_read<1>();  // this warp's stores from this buffer, two blocks ago
+      __syncwarp();
+      stage_block<T>(acc, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+      fence_proxy_async_shared();  // each lane's generic-proxy writes, before TMA reads them
+      __syncwarp();
+      if (lane == 0) {
+#pragma unroll
+        for (int mi = 0; mi < T::kMmaM; ++mi) {
+          const int slice_row = mi * 64 + warp * 16;
+          if (row0 + slice_row < M && col0 < N)
+            tma_store_2d(&tmap_c, buffer + slice_row * T::kEpiRowBytes, col0 + b * T::kEpiCols, row0 + slice_row);
+        }
+        tma_store_commit();  // a group per block even when empty, so the parity count stays exact
+      }
     }
   } else {
 #pragma unroll

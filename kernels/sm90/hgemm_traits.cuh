@@ -56,11 +56,14 @@ struct HgemmTraits : Knobs {
 
   // TMA-store epilogue: each consumer stages its rows of C in shared memory in column blocks of
   // kEpiCols (the widest swizzle that divides BN, so the register-to-smem writes are free of bank
-  // conflicts), and one thread stores each block. A sub-tile of more than two blocks is staged
-  // whole where shared memory allows (a buffer per block): two named barriers per tile, and all
-  // of the tile's stores drain while the next tile's wgmmas run (3-7% on 128x256 at K = 128-256,
+  // conflicts). A sub-tile of more than two blocks is staged whole where shared memory allows (a
+  // buffer per block), and one thread stores it: two named barriers per tile, and all of the
+  // tile's stores drain while the next tile's wgmmas run (+3.1-7.5% on 128x256 at K = 64-256,
   // bench/NOTES.md, session 8). Otherwise two buffers alternate, block by block (with two blocks
-  // or fewer they hold the whole tile anyway; there the one-wait path measured 1-2% slower).
+  // or fewer they hold the whole tile anyway; there the one-wait path measured 0.9% slower).
+  // With one consumer each warp stages and stores its own 16-row slices (kEpiPerWarp), with no
+  // named barrier: +4-5% on 64x64 and 64x128 tiles; with two consumers the same measured 3.5-4.5%
+  // slower on 128x256 and 256x128, level in ping-pong (bench/NOTES.md, session 9).
   static constexpr int kEpiCols = kBlockN % 64 == 0 ? 64 : (kBlockN % 32 == 0 ? 32 : 16);
   static constexpr int kEpiRowBytes = kEpiCols * 2;  // = the swizzle span: 128, 64 or 32 bytes
   static constexpr int kEpiBufferBytes = kWgRows * kEpiRowBytes;
@@ -73,6 +76,8 @@ struct HgemmTraits : Knobs {
   static constexpr bool kEpiWholeTile =
       kEpiBlocks > 2 && kSmemBytesBesideEpilogue + kConsumers * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;
   static constexpr int kEpiBuffers = kEpiWholeTile ? kEpiBlocks : 2;
+  static constexpr bool kEpiPerWarp = kTmaStore && !kEpiWholeTile && kConsumers == 1;
+  static constexpr int kEpiStoreRows = kEpiPerWarp ? 16 : kWgRows;  // the rows of one TMA store
   static constexpr int kEpiBytesPerWg = kEpiBuffers * kEpiBufferBytes;
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * kEpiBytesPerWg : 0;
   static constexpr int kSmemBytes = kSmemBytesBesideEpilogue + kEpiBytes;

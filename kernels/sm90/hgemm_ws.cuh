@@ -107,7 +107,8 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       else store_direct<T>(acc, C, M, N, row0, col0);
     }
     if constexpr (T::kTmaStore)
-      if (threadIdx.x % 128 == 0) tma_store_wait_all<0>();  // the buffer must outlive its stores
+      if (T::kEpiPerWarp ? lane_id() == 0 : threadIdx.x % 128 == 0)
+        tma_store_wait_all<0>();  // the buffers must outlive the stores each issuing thread committed
   }
   // A CTA leaves only when its partner no longer multicasts into it or arrives on its barriers,
   // and, reducing in a cluster, when no other CTA still reads its partial sums.

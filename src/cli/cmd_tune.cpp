@@ -35,7 +35,7 @@ struct TuneArgs {
   int specialize = 0;
   uint64_t seed = 1;
   int seeds = 2;
-  std::string prior;
+  std::vector<std::string> prior;
   int rule_candidates = 3;
   bool no_rule_measurements = false;
   int max_splits = kMaxSplits;
@@ -98,7 +98,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     }
     o.seed = a.seed;
     o.seeds = a.seeds;
-    if (!a.prior.empty()) o.prior = tune::PriorTable::read(a.prior);
+    for (const auto& path : a.prior) o.prior.merge(tune::PriorTable::read(path));
     o.rule_candidates = a.rule_candidates;
     o.measure_rule_gaps = !a.no_rule_measurements;
     o.max_splits = a.max_splits;
@@ -206,8 +206,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--seeds", args->seeds, "earlier winners of the shape's class measured first, within the budget")
       ->capture_default_str();
   cmd->add_option("--prior", args->prior,
-                  "a table from an earlier tune (e.g. tables/h200.json, even one voided by a kernel edit): each "
-                  "problem first re-measures the kernel it served there, within the budget");
+                  "kernels found earlier, measured first on each problem (within the budget): a table from an "
+                  "earlier tune (e.g. tables/h200.json, even one voided by a kernel edit: the kernel it served), or "
+                  "a bench sweep with --configs (its directory or sweep.csv: the problem's fastest config); "
+                  "repeat it to seed from several");
   cmd->add_option("--rule-candidates", args->rule_candidates, "candidates each class rule considers")
       ->capture_default_str();
   cmd->add_flag("--no-rule-measurements", args->no_rule_measurements,

@@ -155,6 +155,12 @@ int KernelConfig::epilogue_buffers() const {
   return blocks > 2 && whole_fits ? blocks : 2;
 }
 
+int KernelConfig::epilogue_store_rows() const {
+  // One consumer with two alternating buffers: each warp stores its own 16-row slices
+  // (kEpiPerWarp in kernels/sm90/hgemm_traits.cuh).
+  return tma_store && epilogue_buffers() == 2 && consumers == 1 ? 16 : wg_rows();
+}
+
 int KernelConfig::shared_bytes() const {
   return shared_bytes_beside_epilogue() + consumers * epilogue_buffers() * epilogue_buffer_bytes(*this);
 }

@@ -47,6 +47,7 @@ struct KernelConfig {
   int wg_rows() const;             // rows of C per consumer warpgroup and tile
   int epilogue_block_cols() const; // TMA-store column block: the widest of 64/32/16 dividing block_n
   int epilogue_buffers() const;    // TMA-store staging buffers per consumer: a tile's blocks if more than 2 and they fit, else 2 (0: no TMA store)
+  int epilogue_store_rows() const; // rows of C one TMA store writes: 16 where each warp stores its slices (kEpiPerWarp), else wg_rows()
   int accumulator_registers() const;  // per consumer thread
 };
 

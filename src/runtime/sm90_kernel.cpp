@@ -166,7 +166,7 @@ Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
     const int cols = c.epilogue_block_cols();
     const CUtensorMapSwizzle sw =
         cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : (cols == 32 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_32B);
-    m.c = map(o.C, s.N, s.M, cols, c.wg_rows(), sw);
+    m.c = map(o.C, s.N, s.M, cols, c.epilogue_store_rows(), sw);  // the box of one TMA store
   }
   return maps_.emplace(key, m).first->second;
 }

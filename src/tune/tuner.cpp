@@ -328,8 +328,8 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   try {
     // The kernel an earlier table served here: the last tune's winner is the best first guess,
     // and measuring it first keeps a re-tune from losing it to a search that wanders elsewhere.
-    if (const auto c = o_.prior.find(s, l, o_.acc); c && seedable_prior(*c, problem))
-      measure_candidate(s, l, *c, known, &spent, baseline_us, "seed: the prior table's kernel");
+    for (const auto& c : o_.prior.find(s, l, o_.acc))
+      if (seedable_prior(c, problem)) measure_candidate(s, l, c, known, &spent, baseline_us, "seed: a kernel of the prior run (--prior)");
     // Seeds: what won on this class's shapes so far, so the search starts from there and the
     // class rule later has evidence on this shape too.
     std::vector<Decision> class_decisions;

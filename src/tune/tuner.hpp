@@ -39,7 +39,7 @@ struct TuneOptions {
   // shape's M, N and K as constants and measured like any candidate, beyond the budget. 0: none.
   int specialize = 0;
   int seeds = 2;               // earlier winners of the class measured first (within the budget)
-  PriorTable prior;            // an earlier table's kernel for each problem, measured first (--prior)
+  PriorTable prior;            // kernels found earlier for each problem, measured first (--prior)
   int rule_candidates = 3;     // contenders per class rule
   bool measure_rule_gaps = true;  // measure contenders on tuned shapes where they were not measured
   int max_splits = kMaxSplits;

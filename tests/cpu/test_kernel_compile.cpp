@@ -117,6 +117,36 @@ TEST(KernelCompile, AWholeTileEpilogueAgreesWithTheHostAndWaitsOncePerTile) {
   }
 }
 
+// Each warp of a lone consumer stores its own slices (kEpiPerWarp): its TMA-store epilogue adds
+// no named barrier to the kernel, where two consumers' per-warpgroup stores add theirs.
+TEST(KernelCompile, ALoneConsumersEpilogueStoresWithoutNamedBarriers) {
+  KernelConfig lone;  // 64x64, one consumer, 8 stages
+  lone.block_m = 64;
+  lone.block_n = 64;
+  lone.consumers = 1;
+  lone.stages = 8;
+  KernelConfig pair;  // 128x128, two cooperative consumers
+  for (KernelConfig c : {lone, pair}) {
+    c.tma_store = true;
+    ASSERT_EQ(c.epilogue_buffers(), 2) << c.name();
+    const bool per_warp = c.consumers == 1;
+    ASSERT_EQ(c.epilogue_store_rows(), per_warp ? 16 : c.wg_rows()) << c.name();
+    if (!testing::can_disassemble()) GTEST_SKIP() << "needs cuobjdump for the SASS";
+    auto barriers = [](const KernelConfig& k) {
+      const auto r = jit::compile(request(k));
+      EXPECT_TRUE(r.ok) << k.name() << "\n" << r.log;
+      const std::string sass = testing::sass_of(r.cubin, k.name());
+      size_t n = 0;
+      for (size_t at = sass.find("BAR.SYNC"); at != std::string::npos; at = sass.find("BAR.SYNC", at + 1)) ++n;
+      return n;
+    };
+    KernelConfig direct = c;  // the same kernel storing from registers: no epilogue barriers
+    direct.tma_store = false;
+    if (per_warp) EXPECT_EQ(barriers(c), barriers(direct)) << c.name();
+    else EXPECT_GT(barriers(c), barriers(direct)) << c.name();
+  }
+}
+
 TEST(KernelCompile, InvalidConfigsNeverReachTheCompiler) {
   KernelConfig c;
   c.block_n = 264;

@@ -128,6 +128,26 @@ TEST(KernelConfig, TheTmaStoreStagesAWholeTileWhereItFits) {
   EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue());
 }
 
+TEST(KernelConfig, OneConsumersWarpsStoreTheirOwnSlicesOfTwoAlternatingBuffers) {
+  KernelConfig c;  // 64x64, one consumer: each warp stores its 16 rows of a block
+  c.block_m = 64;
+  c.block_n = 64;
+  c.consumers = 1;
+  c.stages = 8;
+  c.tma_store = true;
+  ASSERT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  EXPECT_EQ(c.epilogue_buffers(), 2);
+  EXPECT_EQ(c.epilogue_store_rows(), 16);
+  c.block_n = 256;  // four blocks staged whole: one thread stores the 64-row sub-tile
+  c.stages = 4;
+  ASSERT_EQ(c.epilogue_buffers(), 4);
+  EXPECT_EQ(c.epilogue_store_rows(), 64);
+  c = {};  // two consumers: each warpgroup's first thread stores its 64 rows
+  c.tma_store = true;
+  EXPECT_EQ(c.epilogue_buffers(), 2);
+  EXPECT_EQ(c.epilogue_store_rows(), c.wg_rows());
+}
+
 TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
   KernelConfig c;  // 128x128, 4 stages, 2 consumers, f32
   EXPECT_EQ(c.shared_bytes(), 1024 + 4 * (128 + 128) * 64 * 2 + 2 * 4 * 8 + 16);  // + split-K flags

@@ -373,7 +373,7 @@ TEST(Tuner, MeasuresThePriorTablesKernelFirstWithinTheBudget) {
   const auto ms = f.db().measurements_of(shape, Layout::tn, Accum::f32, "gemmforge", "estimate");
   ASSERT_EQ(ms.size(), 3u);  // the seed counts against the budget
   EXPECT_EQ(ms.front().config, KernelCandidate(f.good).name());
-  EXPECT_NE(ms.front().note.find("prior table"), std::string::npos) << ms.front().note;
+  EXPECT_NE(ms.front().note.find("prior run"), std::string::npos) << ms.front().note;
   const auto d = f.db().decision(shape, Layout::tn, Accum::f32);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->outcome, "win");
@@ -408,7 +408,88 @@ TEST(Tuner, APriorTableThatIsNotOneIsRefusedWithTheReason) {
   EXPECT_THROW(PriorTable::read(dir.path / "missing.json"), Error);
   // A table without "acc" fields (older tables) reads as f32.
   std::ofstream(path) << entry(R"("M": 64, "N": 64, "K": 64, "layout": "tn")");
-  EXPECT_TRUE(PriorTable::read(path).find({64, 64, 64}, Layout::tn, Accum::f32));
+  EXPECT_EQ(PriorTable::read(path).find({64, 64, 64}, Layout::tn, Accum::f32).size(), 1u);
+}
+
+// A sweep.csv as `gemmforge bench --impl gemmforge --configs` writes one (the columns the prior reads).
+std::filesystem::path write_sweep(const std::filesystem::path& dir, const std::vector<std::string>& rows) {
+  std::filesystem::create_directories(dir);
+  std::ofstream f(dir / "sweep.csv");
+  f << "M,N,K,layout,acc,config,verdict,estimate_us,finalist_median_us,launch\n";
+  for (const auto& r : rows) f << r << "\n";
+  return dir;
+}
+
+TEST(Tuner, ASweepSeedsEachProblemWithItsFastestPassingCandidate) {
+  TempDir dir;
+  const KernelConfig fast = config(128, 128, 4, 2), quick = config(64, 32, 4, 1), broken = config(64, 32, 2, 1);
+  KernelCandidate split(fast);
+  split.knobs.splits = 4;
+  split.knobs.pdl = true;
+  const auto sweep = write_sweep(
+      dir.path / "skinny",
+      {// 64x4096x4096: the finalist with the fastest median wins over a faster estimate that was not a finalist,
+       // a failed gate verdict and a build for this one shape.
+       "64,4096,4096,tn,f32," + KernelCandidate(quick).name() + ",pass,5.0,,\"grid\"",
+       "64,4096,4096,tn,f32," + split.name() + ",pass,9.0,8.0,\"grid, split\"",
+       "64,4096,4096,tn,f32," + KernelCandidate(fast).name() + ",pass,8.5,8.6,\"grid\"",
+       "64,4096,4096,tn,f32," + KernelCandidate(broken).name() + ",fail: max error,1.0,,\"grid\"",
+       "64,4096,4096,tn,f32," + KernelCandidate(fast).specialized_for({64, 4096, 4096}).name() + ",pass,2.0,2.0,\"grid\"",
+       // 128x128x128: no finalists recorded, so the fastest estimate.
+       "128,128,128,tn,f32," + KernelCandidate(fast).name() + ",pass,7.0,,\"grid\"",
+       "128,128,128,tn,f32," + KernelCandidate(quick).name() + ",pass,6.0,,\"grid\""});
+  for (const auto& path : {sweep, sweep / "sweep.csv"}) {  // the run's directory or its sweep.csv
+    const PriorTable prior = PriorTable::read(path);
+    EXPECT_EQ(prior.size(), 2u);
+    EXPECT_EQ(prior.find({64, 4096, 4096}, Layout::tn, Accum::f32), std::vector<KernelCandidate>{split});  // knobs kept
+    EXPECT_EQ(prior.find({128, 128, 128}, Layout::tn, Accum::f32), std::vector<KernelCandidate>{KernelCandidate(quick)});
+    EXPECT_TRUE(prior.find({64, 4096, 4096}, Layout::nn, Accum::f32).empty());
+  }
+}
+
+TEST(Tuner, SeedsFromATableAndASweepAreEachMeasuredFirst) {
+  Fixture f;
+  const Shape shape{2048, 2048, 1024};
+  auto o = f.options({shape}, 3);
+  o.configs = f.slow;  // the search alone would never meet either seed
+  const KernelConfig other = config(128, 64, 4, 1);
+  o.prior = PriorTable::read(write_prior_table(f.dir.path / "prior.json", {{shape, KernelCandidate(f.good)}}));
+  const auto sweep = write_sweep(f.dir.path / "sweep",
+                                 {"2048,2048,1024,tn,f32," + KernelCandidate(other).name() + ",pass,9.0,9.0,\"grid\"",
+                                  // the table's kernel again: one seed, measured once
+                                  "4096,4096,4096,tn,f32," + KernelCandidate(f.good).name() + ",pass,9.0,9.0,\"grid\""});
+  o.prior.merge(PriorTable::read(sweep));
+  o.prior.merge(PriorTable::read(write_prior_table(f.dir.path / "again.json", {{shape, KernelCandidate(f.good)}})));
+  EXPECT_EQ(o.prior.find(shape, Layout::tn, Accum::f32),
+            (std::vector<KernelCandidate>{KernelCandidate(f.good), KernelCandidate(other)}));
+  f.run(o);
+  const auto ms = f.db().measurements_of(shape, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 3u);  // both seeds count against the budget
+  EXPECT_EQ(ms[0].config, KernelCandidate(f.good).name());
+  EXPECT_EQ(ms[1].config, KernelCandidate(other).name());
+  EXPECT_NE(ms[1].note.find("prior"), std::string::npos) << ms[1].note;
+}
+
+TEST(Tuner, ASweepThatCannotSeedIsRefusedWithTheReason) {
+  TempDir dir;
+  auto expect_refused = [&](const std::filesystem::path& path, const std::string& reason) {
+    try {
+      PriorTable::read(path);
+      ADD_FAILURE() << "read: " << path;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  };
+  const std::string good = KernelCandidate(config(128, 128, 4, 2)).name();
+  std::filesystem::create_directories(dir.path / "empty");
+  expect_refused(dir.path / "empty", "without a sweep.csv");
+  std::ofstream(dir.path / "results.csv") << "M,N,K,layout,impl,median_us\n64,64,64,tn,cublas,3.0\n";
+  expect_refused(dir.path / "results.csv", "no column 'acc'");
+  expect_refused(write_sweep(dir.path / "a", {"64,64,64,tn,f32,sm90_tn_nonsense,pass,3.0,,\"\""}), "sm90_tn_nonsense");
+  expect_refused(write_sweep(dir.path / "b", {"64,64,64,nn,f32," + good + ",pass,3.0,,\"\""}), "another layout");
+  expect_refused(write_sweep(dir.path / "c", {"64,64,64,tn,f32," + good + ",pass,-1,,\"\""}), "positive time");
+  expect_refused(write_sweep(dir.path / "d", {"64,64,64,tn,f32," + good + ",fail: planted,3.0,,\"\""}),
+                 "no passing gemmforge measurement");
 }
 
 TEST(Tuner, MeasuresClassRuleContendersWhereTheSearchDidNot) {
