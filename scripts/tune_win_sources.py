@@ -7,6 +7,9 @@ Also the gain of those builds over their generic kernel (estimate ÷ estimate) p
 given the sweeps passed as --prior, how many wins are exactly a sweep's seed.
 
   scripts/tune_win_sources.py tune.sqlite table.decisions.csv [sweep.csv ...]
+
+Only the measurements of the database's latest run's environment (GPU, architecture, kernel
+sources) count, f32 accumulation (the grid's).
 """
 import csv
 import math
@@ -36,6 +39,8 @@ def sweep_seeds(paths):
         for r in csv.DictReader(open(path)):
             if r["verdict"] != "pass" or "_at" in r["config"]:
                 continue
+            if r["acc"] != "f32":
+                continue
             key = (r["M"], r["N"], r["K"], r["layout"])
             final = r.get("finalist_median_us") or ""
             rank = (0 if final else 1, float(final or r["estimate_us"]))
@@ -52,10 +57,12 @@ def main():
     db = sqlite3.connect(sys.argv[1])
     decisions = list(csv.DictReader(open(sys.argv[2])))
     seeds = sweep_seeds(sys.argv[3:])
+    decisions = [d for d in decisions if d["acc"] == "f32"]
+    (env,) = db.execute("select env from runs order by id desc limit 1").fetchone()
     first, fastest = {}, {}
     for M, N, K, layout, config, note, us, verdict in db.execute(
             "select M, N, K, layout, config, note, median_us, verdict from measurements "
-            "where impl = 'gemmforge' and mode = 'estimate' order by id"):
+            "where impl = 'gemmforge' and mode = 'estimate' and acc = 'f32' and env = ? order by id", (env,)):
         key = (str(M), str(N), str(K), layout, config)
         first.setdefault(key, note or "")
         if verdict == "pass" and us:
@@ -86,6 +93,19 @@ def main():
         print("builds for the shape that won: generic estimate / built estimate, geomean")
         for cls, g in sorted(gains.items()):
             print(f"  {cls:8} {len(g):4}  {math.exp(sum(map(math.log, g)) / len(g)):.3f}x")
+    # Every build for a shape against its generic kernel, winner or not (the wins alone are a
+    # biased sample: a build that won was more likely measured on a good draw).
+    every = defaultdict(list)
+    classes = {(d["M"], d["N"], d["K"], d["layout"]): d["class"] for d in decisions}
+    for key, us in fastest.items():
+        generic = key[:4] + (SHAPE_BUILD.sub("", key[4]),)
+        if generic != key and generic in fastest and key[:4] in classes:
+            every[classes[key[:4]]].append(fastest[generic] / us)
+    if every:
+        print("every build for the shape: generic estimate / built estimate, geomean (median)")
+        for cls, g in sorted(every.items()):
+            g.sort()
+            print(f"  {cls:8} {len(g):4}  {math.exp(sum(map(math.log, g)) / len(g)):.3f}x ({g[len(g) // 2]:.3f}x)")
     if seeds:
         print("wins whose kernel (or its generic build) is a sweep's seed: " +
               ", ".join(f"{c} {n}" for c, n in sorted(from_sweep.items())) + f" (total {sum(from_sweep.values())})")

@@ -424,6 +424,8 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
     << "static_assert(Traits::kSmemBytes == " << c.shared_bytes() << ", \"host and kernel disagree on shared memory\");\n"
+    << "static_assert(Traits::kEpiStoreRows == " << c.epilogue_store_rows()
+    << ", \"host and kernel disagree on the rows of one TMA store (the C map's box)\");\n"
     << "extern \"C\" __global__ void __launch_bounds__(Traits::kThreads, 1)\n"
     << kJitKernelName
     << "(const __grid_constant__ gemmforge::ptx::TensorMap a, const __grid_constant__ gemmforge::ptx::TensorMap b,\n"

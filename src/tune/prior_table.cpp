@@ -78,12 +78,11 @@ KernelCandidate candidate_from_sweep_name(const std::string& name) {
 
 PriorTable PriorTable::read_sweep(const std::filesystem::path& path) {
   struct Best {
-    bool finalist = false;  // a finalist's median outranks any estimate
+    bool finalist = false;
     double us = 0;
     KernelCandidate candidate;
   };
   std::map<std::string, Best> best;
-  std::vector<std::string> order;  // problems in file order, so seeds come out deterministically
   size_t m = 0, n = 0, k = 0, layout = 0, acc = 0, config = 0, verdict = 0, estimate = 0, columns = 0;
   std::optional<size_t> finalist;
   read_csv(
@@ -125,14 +124,15 @@ PriorTable PriorTable::read_sweep(const std::filesystem::path& path) {
         const bool is_finalist = finalist && !v[*finalist].empty();
         const double us = time(is_finalist ? v[*finalist] : v[estimate]);
         const std::string problem = key(s, l, a);
-        auto [it, added] = best.try_emplace(problem, Best{is_finalist, us, c});
-        if (added) order.push_back(problem);
-        else if (std::make_pair(!is_finalist, us) < std::make_pair(!it->second.finalist, it->second.us))
-          it->second = Best{is_finalist, us, c};
+        const Best row{is_finalist, us, c};
+        auto [it, added] = best.try_emplace(problem, row);
+        // A finalist's median outranks any estimate; on a tie the earlier row stays.
+        auto rank = [](const Best& x) { return std::make_pair(!x.finalist, x.us); };
+        if (!added && rank(row) < rank(it->second)) it->second = row;
       });
   if (best.empty()) throw Error("the prior '" + path.string() + "' holds no passing gemmforge measurement");
   PriorTable prior;
-  for (const auto& problem : order) prior.add(problem, best.at(problem).candidate);
+  for (const auto& [problem, b] : best) prior.add(problem, b.candidate);
   return prior;
 }
 

@@ -126,12 +126,14 @@ TEST(KernelCompile, ALoneConsumersEpilogueStoresWithoutNamedBarriers) {
   lone.consumers = 1;
   lone.stages = 8;
   KernelConfig pair;  // 128x128, two cooperative consumers
-  for (KernelConfig c : {lone, pair}) {
-    c.tma_store = true;
+  lone.tma_store = pair.tma_store = true;
+  for (const KernelConfig& c : {lone, pair}) {
     ASSERT_EQ(c.epilogue_buffers(), 2) << c.name();
+    ASSERT_EQ(c.epilogue_store_rows(), c.consumers == 1 ? 16 : c.wg_rows()) << c.name();
+  }
+  if (!testing::can_disassemble()) GTEST_SKIP() << "needs cuobjdump for the SASS";
+  for (const KernelConfig& c : {lone, pair}) {
     const bool per_warp = c.consumers == 1;
-    ASSERT_EQ(c.epilogue_store_rows(), per_warp ? 16 : c.wg_rows()) << c.name();
-    if (!testing::can_disassemble()) GTEST_SKIP() << "needs cuobjdump for the SASS";
     auto barriers = [](const KernelConfig& k) {
       const auto r = jit::compile(request(k));
       EXPECT_TRUE(r.ok) << k.name() << "\n" << r.log;

@@ -142,6 +142,10 @@ TEST(KernelConfig, OneConsumersWarpsStoreTheirOwnSlicesOfTwoAlternatingBuffers) 
   c.stages = 4;
   ASSERT_EQ(c.epilogue_buffers(), 4);
   EXPECT_EQ(c.epilogue_store_rows(), 64);
+  c.block_m = 128;  // one consumer with 128 rows, two blocks: still per warp, two slices each
+  c.block_n = 128;
+  ASSERT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  EXPECT_EQ(c.epilogue_store_rows(), 16);
   c = {};  // two consumers: each warpgroup's first thread stores its 64 rows
   c.tma_store = true;
   EXPECT_EQ(c.epilogue_buffers(), 2);

@@ -435,6 +435,7 @@ TEST(Tuner, ASweepSeedsEachProblemWithItsFastestPassingCandidate) {
        "64,4096,4096,tn,f32," + KernelCandidate(fast).name() + ",pass,8.5,8.6,\"grid\"",
        "64,4096,4096,tn,f32," + KernelCandidate(broken).name() + ",fail: max error,1.0,,\"grid\"",
        "64,4096,4096,tn,f32," + KernelCandidate(fast).specialized_for({64, 4096, 4096}).name() + ",pass,2.0,2.0,\"grid\"",
+       "64,4096,4096,tn,f32," + KernelCandidate(quick).name() + "_pdl,pass,4.0,,\"grid\"",  // after the finalists
        // 128x128x128: no finalists recorded, so the fastest estimate.
        "128,128,128,tn,f32," + KernelCandidate(fast).name() + ",pass,7.0,,\"grid\"",
        "128,128,128,tn,f32," + KernelCandidate(quick).name() + ",pass,6.0,,\"grid\""});
@@ -455,10 +456,9 @@ TEST(Tuner, SeedsFromATableAndASweepAreEachMeasuredFirst) {
   const KernelConfig other = config(128, 64, 4, 1);
   o.prior = PriorTable::read(write_prior_table(f.dir.path / "prior.json", {{shape, KernelCandidate(f.good)}}));
   const auto sweep = write_sweep(f.dir.path / "sweep",
-                                 {"2048,2048,1024,tn,f32," + KernelCandidate(other).name() + ",pass,9.0,9.0,\"grid\"",
-                                  // the table's kernel again: one seed, measured once
-                                  "4096,4096,4096,tn,f32," + KernelCandidate(f.good).name() + ",pass,9.0,9.0,\"grid\""});
+                                 {"2048,2048,1024,tn,f32," + KernelCandidate(other).name() + ",pass,9.0,9.0,\"grid\""});
   o.prior.merge(PriorTable::read(sweep));
+  // The table's kernel from a second source: one seed.
   o.prior.merge(PriorTable::read(write_prior_table(f.dir.path / "again.json", {{shape, KernelCandidate(f.good)}})));
   EXPECT_EQ(o.prior.find(shape, Layout::tn, Accum::f32),
             (std::vector<KernelCandidate>{KernelCandidate(f.good), KernelCandidate(other)}));

@@ -36,7 +36,8 @@ KernelConfig make(const Knobs& k) {
 }
 
 // Every knob value at least once: tile shapes, 1-2 consumers, both modes, both cluster
-// directions, both epilogues (and all three epilogue column-block widths), both accumulators.
+// directions, both epilogues (all three epilogue column-block widths; the whole-tile, per-warp
+// and per-warpgroup TMA stores), both accumulators.
 std::vector<KernelConfig> sample_configs() {
   using enum ConsumerMode;
   std::vector<KernelConfig> out;
@@ -53,6 +54,7 @@ std::vector<KernelConfig> sample_configs() {
            {128, 176, 4, 2, Accum::f32, cooperative, 1, 1, true},
            {192, 96, 4, 1, Accum::f32, cooperative, 1, 2, true},
            {128, 256, 3, 2, Accum::f16, cooperative, 2, 1, true},
+           {128, 128, 4, 1, Accum::f32, cooperative, 1, 1, true},  // one consumer: stores per warp, two slices each
        })
     out.push_back(make(k));
   for (auto c : std::vector<KernelConfig>(out)) {  // the same tiles with N-major B, where they fit
