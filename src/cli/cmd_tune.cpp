@@ -136,7 +136,10 @@ int run(const TuneArgs& a, int argc, char** argv) {
   timeouts.candidate_s = a.timeout_s;
   tune::WorkerBackend backend({exe, "worker", "--cache-dir", cache.dir().string()}, timeouts);
   std::cerr << "gemmforge tune: " << o.shapes.size() << " shapes x " << o.layouts.size() << " layouts, strategy "
-            << o.strategy << ", budget " << o.budget << " per problem, database " << o.db.string() << ", "
+            << o.strategy << ", budget " << o.budget << " per problem"
+            // Builds for each shape cost compiles per problem: a grid tune runs ~5x slower with them.
+            << (o.specialize > 0 ? " + " + std::to_string(o.specialize) + " built for the shape" : std::string())
+            << ", seeds from " << o.prior.size() << " problems of --prior, database " << o.db.string() << ", "
             << source.threads() << " compile threads, kernel cache " << cache.dir().string() << "\n";
   const tune::TuneResult r = tune::run_tune(o, backend, source);
   std::cout << "\n" << tune::render_summary(r.summary);
