@@ -38,6 +38,10 @@ clocks() {  # the card's state, recorded beside the results (read only; nothing 
 [ -f "$OUT/clocks.csv" ] || echo "timestamp,name,driver,sm_mhz,mem_mhz,max_sm_mhz,power_w,power_limit_w,temp_c" > "$OUT/clocks.csv"
 clocks
 start=$(date +%s)
+# A bench run's own --time-limit inside the stage's hard limit: past it no new shape starts, and
+# what was measured is written; SIGTERM from timeout (20 s later) ends the shape being measured
+# first, and a hard kill (-k 30) follows only a hang.
+bench_time_limit() { echo $(($1 > 40 ? $1 - 20 : $1)); }
 
 case "$stage" in
   tests)
@@ -81,9 +85,7 @@ case "$stage" in
     # more bench options (e.g. --specialize); NAME: the archive's name (default: the shape file's).
     name=${NAME:-$(basename "${SHAPES_FILE:?set SHAPES_FILE}" .txt)}
     limit=${LIMIT_S:-560}
-    # Past the limit no new shape starts; SIGTERM from timeout ends the shape being measured
-    # first; either way the results so far are written (a hard kill follows only a hang).
-    timeout -k 30 $limit "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both --time-limit $((limit > 40 ? limit - 20 : limit)) \
+    timeout -k 30 $limit "$BIN/gemmforge" bench --shapes "$SHAPES_FILE" --layout both --time-limit $(bench_time_limit $limit) \
       --impl gemmforge,cublaslt-autotune,cublas --configs "${CONFIGS:?set CONFIGS}" --mode ${MODES:-gpu,offline} \
       --splits "${SPLITS:-1}" --pdl "${PDL:-off}" --cluster-reduction "${CLUSTER_REDUCTION:-off}" ${BENCH_ARGS:-} --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[compile\]" | tail -45
     # One archive per class: the device tool brings back a limited number of files.
@@ -138,7 +140,7 @@ case "$stage" in
       exit 2
     fi
     limit=${LIMIT_S:-200}
-    GEMMFORGE_TABLE="$table" timeout -k 30 $limit "$BIN/gemmforge" bench --time-limit $((limit > 40 ? limit - 20 : limit)) \
+    GEMMFORGE_TABLE="$table" timeout -k 30 $limit "$BIN/gemmforge" bench --time-limit $(bench_time_limit $limit) \
       $shapes --layout ${LAYOUT:-both} \
       --impl $impls --mode ${MODES:-gpu,offline} \
       --out "$OUT/$name" 2>&1 | tee "$OUT/$name.log" | grep -v "^\[" | tail -40

@@ -3,12 +3,35 @@
 // the measurements the search strategies run against, on CPU, deterministically.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "core/kernel_candidate.hpp"
 #include "search/strategy.hpp"
 
 namespace gemmforge {
+
+// One row of a sweep.csv, read and checked by read_sweep_rows.
+struct SweepRow {
+  Shape shape;
+  Layout layout;
+  Accum acc;
+  std::string name;                   // the candidate as bench named it
+  KernelCandidate candidate;          // read back from the name, launch knobs included
+  std::optional<double> estimate_us;  // its first device-time estimate; nullopt: it failed the gate
+  std::optional<double> finalist_us;  // its finalist median, where it reached the finalists
+};
+
+// The rows of a sweep.csv that `gemmforge bench --impl gemmforge --configs` writes, in file order.
+// Rows of builds for one shape ("..._atMxNxK") are skipped: the generic build has a row of its
+// own. A file without the columns, or a row whose dimensions, layout, accumulator, config name or
+// passing time do not read, or whose config is of another layout or accumulator than the row,
+// throws Error naming the file (and the row). Files from before the finalist stage call the
+// estimate "device_us" and have no finalist column.
+void read_sweep_rows(const std::filesystem::path&, const std::function<void(const SweepRow&)>&);
 
 struct SweepReplay {
   // Per layout: the shapes recorded, and the configs recorded for every one of those shapes.

@@ -1,14 +1,12 @@
 #include "tune/prior_table.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
-#include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "core/records.hpp"
 #include "runtime/table.hpp"
+#include "search/sweep_replay.hpp"
 
 namespace gemmforge::tune {
 
@@ -63,73 +61,21 @@ PriorTable PriorTable::read_table(const std::filesystem::path& path) {
   return prior;
 }
 
-namespace {
-
-// A candidate as bench names it in sweep.csv (KernelCandidate::name), without a shape build.
-KernelCandidate candidate_from_sweep_name(const std::string& name) {
-  if (name.rfind("sm80_", 0) == 0) return sm80_candidate(Sm80Config::from_name(name));
-  KernelCandidate c;
-  std::tie(c.config, c.knobs) = parse_hopper_candidate_name(name);
-  if (c.name() != name) throw Error("config '" + name + "' reads back as '" + c.name() + "'");
-  return c;
-}
-
-}  // namespace
-
 PriorTable PriorTable::read_sweep(const std::filesystem::path& path) {
   struct Best {
-    bool finalist = false;
-    double us = 0;
+    bool finalist;  // a finalist's median outranks any estimate
+    double us;
     KernelCandidate candidate;
   };
   std::map<std::string, Best> best;
-  size_t m = 0, n = 0, k = 0, layout = 0, acc = 0, config = 0, verdict = 0, estimate = 0, columns = 0;
-  std::optional<size_t> finalist;
-  read_csv(
-      path,
-      [&](const std::vector<std::string>& header) {
-        auto at = [&](const char* name) {
-          const auto it = std::find(header.begin(), header.end(), name);
-          if (it == header.end())
-            throw Error(std::string("not a sweep.csv of gemmforge bench (no column '") + name + "')");
-          return size_t(it - header.begin());
-        };
-        m = at("M"), n = at("N"), k = at("K"), layout = at("layout"), acc = at("acc"), config = at("config");
-        verdict = at("verdict"), estimate = at("estimate_us"), columns = header.size();
-        if (const auto it = std::find(header.begin(), header.end(), "finalist_median_us"); it != header.end())
-          finalist = size_t(it - header.begin());
-      },
-      [&](const std::vector<std::string>& v) {
-        if (v.size() != columns)
-          throw Error(std::to_string(v.size()) + " fields, expected " + std::to_string(columns));
-        if (v[verdict] != "pass") return;
-        const std::string& name = v[config];
-        // A build for one shape ("..._atMxNxK"): its generic build has a row of its own.
-        if (name.find("_at") != std::string::npos) return;
-        auto dim = [](const std::string& t) {
-          const auto d = parse_integer(t);
-          if (!d || *d < 1) throw Error("'" + t + "' is not a dimension");
-          return *d;
-        };
-        auto time = [](const std::string& t) {
-          const auto us = parse_real(t);
-          if (!us || !std::isfinite(*us) || *us <= 0) throw Error("'" + t + "' is not a positive time in µs");
-          return *us;
-        };
-        const Shape s{dim(v[m]), dim(v[n]), dim(v[k])};
-        const Layout l = parse_layout(v[layout]);
-        const Accum a = parse_accum(v[acc]);
-        const KernelCandidate c = candidate_from_sweep_name(name);
-        if (c.layout() != l || c.acc() != a) throw Error("config " + name + " recorded under another layout or accumulator");
-        const bool is_finalist = finalist && !v[*finalist].empty();
-        const double us = time(is_finalist ? v[*finalist] : v[estimate]);
-        const std::string problem = key(s, l, a);
-        const Best row{is_finalist, us, c};
-        auto [it, added] = best.try_emplace(problem, row);
-        // A finalist's median outranks any estimate; on a tie the earlier row stays.
-        auto rank = [](const Best& x) { return std::make_pair(!x.finalist, x.us); };
-        if (!added && rank(row) < rank(it->second)) it->second = row;
-      });
+  read_sweep_rows(path, [&](const SweepRow& r) {
+    if (!r.estimate_us) return;  // failed the gate
+    const Best row{r.finalist_us.has_value(), r.finalist_us.value_or(*r.estimate_us), r.candidate};
+    auto rank = [](const Best& x) { return std::make_pair(!x.finalist, x.us); };
+    // On a tie the earlier row stays.
+    if (auto [it, added] = best.try_emplace(key(r.shape, r.layout, r.acc), row); !added && rank(row) < rank(it->second))
+      it->second = row;
+  });
   if (best.empty()) throw Error("the prior '" + path.string() + "' holds no passing gemmforge measurement");
   PriorTable prior;
   for (const auto& [problem, b] : best) prior.add(problem, b.candidate);

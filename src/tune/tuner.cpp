@@ -326,8 +326,8 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     known[m.config] = m;
   }
   try {
-    // The kernel an earlier table served here: the last tune's winner is the best first guess,
-    // and measuring it first keeps a re-tune from losing it to a search that wanders elsewhere.
+    // Kernels found here before (an earlier table's, a class sweep's fastest): the best first
+    // guesses, and measuring them first keeps a re-tune from losing them to a search that wanders.
     for (const auto& c : o_.prior.find(s, l, o_.acc))
       if (seedable_prior(c, problem)) measure_candidate(s, l, c, known, &spent, baseline_us, "seed: a kernel of the prior run (--prior)");
     // Seeds: what won on this class's shapes so far, so the search starts from there and the
@@ -706,7 +706,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                                   ? nlohmann::json("all")
                                                   : nlohmann::json(o.sm80_configs.size())},
                              {"families", nlohmann::json::array()}, {"specialize", o.specialize},
-                             {"prior_entries", o.prior.size()}};
+                             {"prior_problems", o.prior.size()}};
   if (o.search_hopper) settings["families"].push_back("hopper");
   if (o.search_sm80) settings["families"].push_back("sm80");
   nlohmann::json layouts = nlohmann::json::array();
