@@ -10,7 +10,7 @@
 #                                  against cuBLASLt on large/mid shapes (nn, tn); CONFIGS, SHAPES
 #   scripts/gpu_round.sh class  — SHAPES_FILE × CONFIGS (× SPLITS × PDL × CLUSTER_REDUCTION) sweep vs cuBLASLt-autotune and cuBLAS
 #   scripts/gpu_round.sh compile-all — every config of the space through NVRTC
-#   scripts/gpu_round.sh tune    — gemmforge tune on TUNE_SHAPES (BUDGET, STRATEGY, CONFIGS, PRIOR): table.json
+#   scripts/gpu_round.sh tune    — gemmforge tune on TUNE_SHAPES (BUDGET, STRATEGY, CONFIGS, PRIOR, DB_CSV): table.json
 #   scripts/gpu_round.sh lib     — the runtime library with TABLE against the baselines on LIB_SHAPES
 #                                  (or GRID_PART=i/n of the grid), IMPLS, MODES
 # KERNEL_CACHE=dir: cubins compiled on the CPU machine (gemmforge kernels --compile), carried along.
@@ -111,6 +111,11 @@ case "$stage" in
       done
     fi
     [ -n "${DB_FROM:-}" ] && cp "$DB_FROM" "$OUT/tune/tune.sqlite"
+    # DB_CSV: resume from a database kept as CSV files (gemmforge db export; e.g. a committed
+    # bench/results/*/tune folder), imported into a new file unless KEEP left one from this call.
+    if [ -n "${DB_CSV:-}" ] && [ ! -f "$OUT/tune/tune.sqlite" ]; then
+      "$BIN/gemmforge" db import --dir "$DB_CSV" --db "$OUT/tune/tune.sqlite" || exit 2
+    fi
     log="$OUT/tune/${LOG:-tune}.log"
     timeout ${LIMIT_S:-300} "$BIN/gemmforge" tune ${TUNE_SHAPES:---shapes grid --sample 100} --layout both \
       --strategy ${STRATEGY:-rl} --budget ${BUDGET:-6} --configs "${CONFIGS:-bench/configs/tune.json}" $prior_args ${TUNE_ARGS:-} \
@@ -118,6 +123,8 @@ case "$stage" in
     echo "tune exit $?"
     grep -v "^\[" "$log" | tail -30
     cp "$OUT/tune/table.json" "$OUT/table.json" 2>/dev/null
+    # The database as CSV files beside it (what gets committed; the SQLite file does not).
+    "$BIN/gemmforge" db export --db "$OUT/tune/tune.sqlite" --dir "$OUT/tune/db" > /dev/null
     [ -z "${KEEP:-}" ] && tar czf "$OUT/tune.tar.gz" -C "$OUT" tune && rm -rf "$OUT/tune"
     ;;
   lib)

@@ -28,6 +28,7 @@ struct TuneArgs {
   std::string acc = "f32";
   std::string strategy = "rl";
   int budget = 16;
+  std::vector<std::string> budget_under;
   std::string db = "tune.sqlite";
   std::string out = "table.json";
   std::string configs = "all";
@@ -35,6 +36,7 @@ struct TuneArgs {
   int specialize = 0;
   uint64_t seed = 1;
   int seeds = 2;
+  int neighbour_seeds = 2;
   std::vector<std::string> prior;
   int rule_candidates = 3;
   bool no_rule_measurements = false;
@@ -54,6 +56,38 @@ std::string self_executable() {
   return p.string();
 }
 
+// "US:N" of --budget-under: problems whose baseline takes under US µs get N measurements.
+tune::TuneOptions::BudgetTier parse_budget_tier(const std::string& text, int budget) {
+  const auto colon = text.find(':');
+  const std::string why = "--budget-under '" + text + "': ";
+  if (colon == std::string::npos) throw Error(why + "expected US:N, e.g. 100:24 (problems under 100 µs get 24 measurements)");
+  tune::TuneOptions::BudgetTier t;
+  try {
+    size_t used = 0;
+    t.below_us = std::stod(text.substr(0, colon), &used);
+    if (used != colon) throw std::invalid_argument("trailing characters");
+  } catch (const std::exception&) {
+    throw Error(why + "'" + text.substr(0, colon) + "' is not a time in µs");
+  }
+  const auto n = parse_integer(text.substr(colon + 1));
+  if (!n) throw Error(why + "'" + text.substr(colon + 1) + "' is not a whole number of measurements");
+  if (!(t.below_us > 0)) throw Error(why + "the time must be positive");
+  if (*n <= budget) throw Error(why + "its budget must be larger than --budget (" + std::to_string(budget) + ")");
+  t.budget = int(*n);
+  return t;
+}
+
+// The tune's first line: each tier of the budget.
+std::string budget_text(const tune::TuneOptions& o) {
+  std::string text = "budget " + std::to_string(o.budget) + " per problem";
+  for (const auto& t : o.budget_tiers) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%g", t.below_us);
+    text += ", " + std::to_string(t.budget) + " under " + b + " us of " + o.baseline;
+  }
+  return text;
+}
+
 // Everything a user can get wrong, before the GPU is touched.
 tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
   tune::TuneOptions o;
@@ -67,7 +101,11 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.strategy = a.strategy;
     if (a.budget < 1) throw Error("--budget must be at least 1 (candidate measurements per shape and layout)");
     o.budget = a.budget;
+    for (const auto& tier : a.budget_under) o.budget_tiers.push_back(parse_budget_tier(tier, a.budget));
+    std::sort(o.budget_tiers.begin(), o.budget_tiers.end(),
+              [](const auto& x, const auto& y) { return x.below_us < y.below_us; });
     if (a.seeds < 0) throw Error("--seeds must not be negative");
+    if (a.neighbour_seeds < 0) throw Error("--neighbour-seeds must not be negative");
     if (a.rule_candidates < 0) throw Error("--rule-candidates must not be negative");
     if (a.max_splits < 1 || a.max_splits > kMaxSplits)
       throw Error("--max-splits must be 1.." + std::to_string(kMaxSplits) + " (1: no split-K)");
@@ -98,6 +136,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     }
     o.seed = a.seed;
     o.seeds = a.seeds;
+    o.neighbour_seeds = a.neighbour_seeds;
     for (const auto& path : a.prior) o.prior.merge(tune::PriorTable::read(path));
     o.rule_candidates = a.rule_candidates;
     o.measure_rule_gaps = !a.no_rule_measurements;
@@ -136,10 +175,11 @@ int run(const TuneArgs& a, int argc, char** argv) {
   timeouts.candidate_s = a.timeout_s;
   tune::WorkerBackend backend({exe, "worker", "--cache-dir", cache.dir().string()}, timeouts);
   std::cerr << "gemmforge tune: " << o.shapes.size() << " shapes x " << o.layouts.size() << " layouts, strategy "
-            << o.strategy << ", budget " << o.budget << " per problem"
+            << o.strategy << ", " << budget_text(o)
             // Builds for each shape cost compiles per problem: a grid tune runs ~5x slower with them.
             << (o.specialize > 0 ? " + " + std::to_string(o.specialize) + " built for the shape" : std::string())
-            << ", seeds from " << o.prior.size() << " problems of --prior, database " << o.db.string() << ", "
+            << ", seeds from " << o.prior.size() << " problems of --prior, " << o.neighbour_seeds
+            << " from near problems, database " << o.db.string() << ", "
             << source.threads() << " compile threads, kernel cache " << cache.dir().string() << "\n";
   const tune::TuneResult r = tune::run_tune(o, backend, source);
   std::cout << "\n" << tune::render_summary(r.summary);
@@ -173,12 +213,17 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "with its M, N and K compiled in and measures them too (N more measurements, beyond the budget);\n"
       "the table then names such a build with \"specialized\": true. Class rules name generic kernels only.\n\n"
       "Every result goes into the SQLite database (--db) as it is measured. Run the same command again\n"
-      "to resume: nothing measured is measured again, finished shapes are skipped, a larger --budget goes\n"
-      "on searching. Results from another GPU, architecture or kernel source are never reused.\n\n"
+      "to resume: nothing measured is measured again, finished shapes are skipped, a larger --budget (or\n"
+      "--budget-under tier) goes on searching. Results from another GPU, architecture or kernel source are\n"
+      "never reused. `gemmforge db export` keeps a database as CSV files, `gemmforge db import` restores one.\n\n"
+      "Each problem first measures its seeds: the kernel --prior served it, the best kernels of the nearest\n"
+      "decided problems (--neighbour-seeds) and the class's winners (--seeds); the strategy proposes the rest.\n"
+      "--budget-under US:N gives problems whose cuBLASLt estimate is under US µs N measurements: they cost\n"
+      "little device time each, and the search needs ~10-20 measurements to come within 5% of a space's best.\n\n"
       "Examples:\n"
       "  gemmforge tune --shape 4096x4096x4096 --layout tn --budget 32\n"
       "  gemmforge tune --shapes grid --layout both --strategy rl --budget 16 --db tune.sqlite --out tables/h200.json\n"
-      "  gemmforge tune --shapes grid --time-limit 540      # stop starting shapes after 9 min; rerun to go on\n"
+      "  gemmforge tune --shapes grid --time-limit 540      # stop starting shapes after 9 min; rerun to go on\n"      "  gemmforge tune --shapes grid --budget 6 --budget-under 128:24 --prior tables/h200.json\n"
       "  gemmforge tune --shapes shapes/tiny.txt --specialize 2   # sm80 and shape-specialized entries too\n"
       "  gemmforge tune --shapes shapes/large.txt --configs bench/configs/large2.json --strategy exhaustive\n"
       "Writes OUT (the table, schema gemmforge.table/1: exact entries for every tuned problem in the database,\n"
@@ -193,6 +238,9 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--strategy", args->strategy, "exhaustive, random, evolution or rl")->capture_default_str();
   cmd->add_option("--budget", args->budget, "candidate measurements per (shape, layout), recorded ones included")
       ->capture_default_str();
+  cmd->add_option("--budget-under", args->budget_under,
+                  "US:N: problems whose cuBLASLt-autotune estimate is under US µs get N measurements instead "
+                  "(repeatable; cheap problems can take many more, e.g. --budget 6 --budget-under 128:24)");
   cmd->add_option("--db", args->db, "the SQLite results database (created if missing; resumed if present)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "the dispatch table to write (.json)")->capture_default_str();
@@ -207,6 +255,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "seed of the strategies and the gate's inputs")->capture_default_str();
   cmd->add_option("--seeds", args->seeds, "earlier winners of the shape's class measured first, within the budget")
+      ->capture_default_str();
+  cmd->add_option("--neighbour-seeds", args->neighbour_seeds,
+                  "best kernels of the nearest decided problems (the same shape in the other layout, then shapes "
+                  "nearest in log2 M, N, K) measured first, within the budget")
       ->capture_default_str();
   cmd->add_option("--prior", args->prior,
                   "kernels found earlier, measured first on each problem (within the budget): a table from an "

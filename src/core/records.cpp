@@ -128,8 +128,6 @@ ResultFile result_file_from_json(const nlohmann::json& j) {
   return f;
 }
 
-namespace {
-
 // Recorded grid runs are committed gzip-compressed (bench/results/*/results.json.gz).
 std::string read_maybe_gzipped(const std::filesystem::path& path) {
   gzFile f = gzopen(path.c_str(), "rb");  // reads plain files unchanged, too
@@ -143,8 +141,6 @@ std::string read_maybe_gzipped(const std::filesystem::path& path) {
   if (failed) throw Error("'" + path.string() + "' is a damaged gzip file");
   return data;
 }
-
-}  // namespace
 
 ResultFile read_result_file(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(path)) throw Error("cannot read result file '" + path.string() + "'");
@@ -164,31 +160,44 @@ ResultFile read_result_file(const std::filesystem::path& path) {
   }
 }
 
-// Splits one RFC 4180 line (quotes around fields that hold commas or quotes; "" is a quote).
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
+// RFC 4180: quotes around fields that hold commas, quotes or newlines; "" is a quote.
+std::vector<std::vector<std::string>> split_csv_records(const std::string& text) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> fields(1);
+  bool quoted = false, any = false;  // any: the record being read has a character
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"';
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        fields.back() += '"';
         ++i;
       } else if (c == '"') {
         quoted = false;
       } else {
-        out.back() += c;
+        fields.back() += c;
       }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.emplace_back();
-    } else if (c != '\r') {
-      out.back() += c;
+      continue;
     }
+    if (c == '\n') {
+      if (any) records.push_back(std::move(fields));
+      fields.assign(1, std::string());
+      any = false;
+      continue;
+    }
+    any = true;
+    if (c == '"') quoted = true;
+    else if (c == ',') fields.emplace_back();
+    else if (c != '\r') fields.back() += c;
   }
   if (quoted) throw Error("unterminated quote");
-  return out;
+  if (any) records.push_back(std::move(fields));
+  return records;
+}
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  auto records = split_csv_records(line);
+  if (records.size() > 1) throw Error("a line break outside quotes");
+  return records.empty() ? std::vector<std::string>(1) : std::move(records.front());
 }
 
 namespace {

@@ -58,6 +58,10 @@ std::string csv_header();
 std::string csv_text(const std::string&);  // one CSV field, quoted when it holds , " or a newline
 // One line of a CSV written by gemmforge (RFC 4180 quoting), as its fields; throws on a bad quote.
 std::vector<std::string> split_csv_line(const std::string& line);
+// Every record of a CSV text (quoted fields may hold line breaks); empty lines are skipped.
+std::vector<std::vector<std::string>> split_csv_records(const std::string& text);
+// A file's contents, gunzipped when it is gzip (plain files read unchanged); throws Error naming it.
+std::string read_maybe_gzipped(const std::filesystem::path&);
 // Reads a CSV file: `header` gets the first line's fields (it throws to refuse the file), then
 // `row` each later non-empty line's. Errors name the file, and the row for a row's error.
 void read_csv(const std::filesystem::path&, const std::function<void(const std::vector<std::string>&)>& header,

@@ -1,64 +1,13 @@
 #include "search/results_db.hpp"
 
-#include <sqlite3.h>
+#include "search/sqlite_statement.hpp"
 
 namespace gemmforge {
 namespace {
 
-constexpr int kSchemaVersion = 2;
-
-// One prepared statement, finalized on every path out.
-class Statement {
- public:
-  Statement(sqlite3* db, const std::string& sql, const std::filesystem::path& file) : db_(db), file_(file) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st_, nullptr) != SQLITE_OK) fail("prepare");
-  }
-  ~Statement() { sqlite3_finalize(st_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  Statement& bind(int i, const std::string& v) {
-    check(sqlite3_bind_text(st_, i, v.c_str(), int(v.size()), SQLITE_TRANSIENT));
-    return *this;
-  }
-  Statement& bind(int i, long long v) {
-    check(sqlite3_bind_int64(st_, i, v));
-    return *this;
-  }
-  Statement& bind(int i, std::optional<double> v) {
-    check(v ? sqlite3_bind_double(st_, i, *v) : sqlite3_bind_null(st_, i));
-    return *this;
-  }
-  Statement& bind_run(int i, long long run) {  // 0: no run (a row written outside begin_run)
-    check(run ? sqlite3_bind_int64(st_, i, run) : sqlite3_bind_null(st_, i));
-    return *this;
-  }
-  bool step() {  // true while there is a row
-    const int rc = sqlite3_step(st_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc != SQLITE_DONE) fail("step");
-    return false;
-  }
-  long long i64(int c) const { return sqlite3_column_int64(st_, c); }
-  std::string text(int c) const {
-    const auto* p = sqlite3_column_text(st_, c);
-    return p ? reinterpret_cast<const char*>(p) : "";
-  }
-  std::optional<double> real(int c) const {
-    if (sqlite3_column_type(st_, c) == SQLITE_NULL) return std::nullopt;
-    return sqlite3_column_double(st_, c);
-  }
-
- private:
-  void check(int rc) {
-    if (rc != SQLITE_OK) fail("bind");
-  }
-  [[noreturn]] void fail(const char* what) {
-    throw Error("results database '" + file_.string() + "': " + what + " failed: " + sqlite3_errmsg(db_));
-  }
-  sqlite3* db_;
-  sqlite3_stmt* st_ = nullptr;
-  std::filesystem::path file_;
-};
+using detail::kSchemaVersion;
+using detail::schema_version;
+using detail::Statement;
 
 constexpr const char* kMeasurementColumns =
     "M, N, K, layout, acc, impl, config, mode, verdict, median_us, spread, note";
@@ -98,25 +47,6 @@ Decision row_to_decision(const Statement& s) {
   d.tie_band = s.real(13).value_or(0);
   d.budget = int(s.i64(14));
   return d;
-}
-
-// The schema version of an open database: 0 for an empty file, -1 for a file with tables but no
-// gemmforge meta table (someone else's database).
-long long schema_version(sqlite3* db, const std::filesystem::path& path) {
-  long long tables = 0, meta = 0;
-  {
-    Statement s(db, "SELECT count(*), sum(name = 'meta') FROM sqlite_master WHERE type = 'table'", path);
-    if (s.step()) {
-      tables = s.i64(0);
-      meta = s.i64(1);
-    }
-  }
-  if (tables == 0) return 0;
-  if (meta == 0) return -1;
-  Statement s(db, "SELECT value FROM meta WHERE key = 'gemmforge_schema'", path);
-  if (!s.step()) return -1;
-  const auto v = parse_integer(s.text(0));
-  return v && *v > 0 ? *v : -1;
 }
 
 std::string refused(const std::filesystem::path& path, long long version) {
@@ -178,7 +108,7 @@ void ResultsDb::open_schema(const DbEnvironment& env) {
   // In WAL mode, NORMAL still survives a crash of the process (what a killed tuner needs); only
   // a power loss can lose the last commits. FULL would fsync once per measurement.
   exec("PRAGMA synchronous=NORMAL");
-  if (version == 0) create_schema();
+  if (version == 0) create_schema(db_, path_);
   if (version == 1) upgrade_from_v1();
   {
     Statement s(db_, "INSERT OR IGNORE INTO environments (key, gpu, arch, kernel_source_hash, driver, cuda) "
@@ -193,11 +123,12 @@ void ResultsDb::open_schema(const DbEnvironment& env) {
   env_id_ = s.i64(0);
 }
 
-void ResultsDb::create_schema() {
+void ResultsDb::create_schema(sqlite3* db, const std::filesystem::path& path) {
+  auto exec = [&](const char* sql) { detail::exec_sql(db, sql, path); };
   exec("BEGIN IMMEDIATE");
   try {
     // Another process may have created it between our look and our lock.
-    if (schema_version(db_, path_) != 0) {
+    if (schema_version(db, path) != 0) {
       exec("COMMIT");
       return;
     }
@@ -217,7 +148,7 @@ void ResultsDb::create_schema() {
          "baseline_us REAL, tie_band REAL, budget INTEGER, run INTEGER, PRIMARY KEY (env, M, N, K, layout, acc))");
     exec("COMMIT");
   } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
 }
@@ -250,14 +181,7 @@ ResultsDb::~ResultsDb() {
   if (db_) sqlite3_close(db_);
 }
 
-void ResultsDb::exec(const char* sql) const {
-  char* err = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    const std::string why = err ? err : sqlite3_errmsg(db_);
-    sqlite3_free(err);
-    throw Error("results database '" + path_.string() + "': " + why);
-  }
-}
+void ResultsDb::exec(const char* sql) const { detail::exec_sql(db_, sql, path_); }
 
 long long ResultsDb::begin_run(const std::string& command, const std::string& environment_json,
                                const std::string& settings_json) {

@@ -102,10 +102,20 @@ class ResultsDb {
 
   const std::filesystem::path& path() const { return path_; }
 
+  // A database as plain files, one CSV per table (db-<table>.csv.gz: a header of column names,
+  // an empty field for NULL), so a run's database can be kept with its results and restored for
+  // a later run to resume. Export refuses a file that is not a gemmforge results database of this
+  // schema; import refuses to write over an existing file and files of another schema, and
+  // writes nothing unless every row reads (the new file is removed on any error).
+  static void export_csv(const std::filesystem::path& db, const std::filesystem::path& dir);
+  static void import_csv(const std::filesystem::path& dir, const std::filesystem::path& db);
+  // The tables, in the order import restores them.
+  static const std::vector<std::string>& table_names();
+
  private:
   void exec(const char* sql) const;
   void open_schema(const DbEnvironment&);
-  void create_schema();
+  static void create_schema(sqlite3*, const std::filesystem::path&);
   void upgrade_from_v1();
   sqlite3* db_ = nullptr;
   long long env_id_ = 0;

@@ -108,11 +108,17 @@ class Tuner {
   bool out_of_time() const {
     return o_.time_limit_s > 0 && std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_limit_s;
   }
-  // Not decided yet, decided with a smaller budget, or decided before --specialize was asked
-  // for (no build for this shape measured: those cost no budget, so a rerun adds them).
+  // The problem's budget, from its baseline estimate in the database where there is one.
+  int recorded_budget_for(const Shape& s, Layout l) const {
+    const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
+    return budget_for(o_, base && base->verdict == "pass" ? base->median_us : std::nullopt);
+  }
+  // Not decided yet, decided with a smaller budget than it gets now, or decided before
+  // --specialize was asked for (no build for this shape measured: those cost no budget, so a
+  // rerun adds them).
   bool needs_work(const Shape& s, Layout l) const {
     const auto d = db_.decision(s, l, o_.acc);
-    if (!d || d->budget < o_.budget) return true;
+    if (!d || d->budget < recorded_budget_for(s, l)) return true;
     if (o_.specialize <= 0) return false;
     for (const auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate"))
       if (const auto c = candidate_named(db_, m.config); c && c->specialized()) return false;
@@ -133,6 +139,9 @@ class Tuner {
     const KernelConfig* h = c.hopper();
     return seedable(c, p) && (!h || (c.knobs.splits <= o_.max_splits && launch_problem(*h, c.knobs).empty()));
   }
+  // The fastest kernels of the problems nearest this one, as they would launch on it (see tune_problem).
+  std::vector<KernelCandidate> neighbour_seeds(const Problem&, const std::vector<Decision>& decided,
+                                               const std::map<std::string, Measurement>& known) const;
   // spent: the problem's measurements so far, checked against the budget and counted up; nullptr
   // for a measurement beyond the budget (a specialized build).
   std::optional<double> measure_candidate(const Shape&, Layout, const KernelCandidate&,
@@ -170,7 +179,50 @@ class Tuner {
   std::string best_where_;
   Progress* progress_ = nullptr;
   size_t progress_done_ = 0;
+  int budget_ = 0;  // the measurements of the problem being tuned (budget_for)
 };
+
+// A decided problem's fastest kernel carried to layout `l`: the same knobs, built for any shape;
+// nullopt where they make no valid config in that layout (swap-AB exists for tn only, say).
+std::optional<KernelCandidate> in_layout(KernelCandidate c, Layout l) {
+  c = c.generic();
+  if (c.sm80) {
+    c.sm80->layout = l;
+    if (!c.sm80->valid()) return std::nullopt;
+  } else {
+    c.config.layout = l;
+    if (!is_valid(c.config)) return std::nullopt;
+  }
+  return c;
+}
+
+std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std::vector<Decision>& decided,
+                                                    const std::map<std::string, Measurement>& known) const {
+  std::vector<KernelCandidate> out;
+  if (o_.neighbour_seeds <= 0) return out;
+  // The same shape in the other layout first (distance 0), then this layout's nearest shapes;
+  // ties keep the database's (M, N, K) order.
+  std::vector<std::pair<double, const Decision*>> near;
+  for (const auto& d : decided) {
+    if (d.acc != p.acc || d.best.empty() || (d.shape == p.shape && d.layout == p.layout)) continue;
+    if (d.layout != p.layout && d.shape != p.shape) continue;
+    near.emplace_back(d.layout != p.layout ? -1.0 : shape_distance(d.shape, p.shape), &d);
+  }
+  std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::set<std::string> taken;
+  for (const auto& [distance, d] : near) {
+    if (out.size() >= size_t(o_.neighbour_seeds)) break;
+    const auto c = candidate_named(db_, d->best);
+    if (!c) continue;
+    const auto carried = in_layout(*c, p.layout);
+    if (!carried) continue;
+    const KernelCandidate here = launched_on(*carried, p.shape, sm_count_);
+    // Seeds measured before (by the search or another seed) teach nothing new: the next neighbour's instead.
+    if (known.count(here.name()) || !taken.insert(here.name()).second || !seedable_prior(here, p)) continue;
+    out.push_back(here);
+  }
+  return out;
+}
 
 Strategy& Tuner::strategy_for(const Shape& s, Layout l) {
   // The rl policy is meant to carry what it learnt to the next shape. The others restart per
@@ -216,7 +268,7 @@ std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const K
     ++reused_;
     return it->second.verdict == "pass" ? it->second.median_us : std::nullopt;
   }
-  if (spent && *spent >= o_.budget) throw BudgetSpent{};
+  if (spent && *spent >= budget_) throw BudgetSpent{};
   db_.add_candidate(name, c.to_json().dump());
   Measurement m;
   m.shape = s;
@@ -317,6 +369,7 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   const auto base = baseline_estimate(s, l, o_.acc);
   const std::optional<double> baseline_us =
       base && base->verdict == "pass" ? base->median_us : std::optional<double>();
+  budget_ = budget_for(o_, baseline_us);
   std::map<std::string, Measurement> known;
   int spent = 0;
   for (auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate")) {
@@ -330,17 +383,26 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     // guesses, and measuring them first keeps a re-tune from losing them to a search that wanders.
     for (const auto& c : o_.prior.find(s, l, o_.acc))
       if (seedable_prior(c, problem)) measure_candidate(s, l, c, known, &spent, baseline_us, "seed: a kernel of the prior run (--prior)");
+    const std::vector<Decision> decided = db_.decisions();
+    // Seeds from the nearest problems decided so far (this shape in the other layout, then shapes
+    // a doubling or two away): the tile, depth and split that suit a shape mostly suit its
+    // neighbours, where a class's most frequent winners suit few of its shapes (session 9: a
+    // 128x128 ping-pong tile never proposed for 1024x2048x1024 nn matched cuBLASLt there, 8.52
+    // µs against 8.52, where the search's best took 10.57; the tn problem of the same shape had
+    // found a 64x256 ping-pong tile at 8.40).
+    for (const auto& c : neighbour_seeds(problem, decided, known))
+      measure_candidate(s, l, c, known, &spent, baseline_us, "seed: the best kernel of a near problem");
     // Seeds: what won on this class's shapes so far, so the search starts from there and the
     // class rule later has evidence on this shape too.
     std::vector<Decision> class_decisions;
-    for (const auto& d : db_.decisions())
+    for (const auto& d : decided)
       if (d.layout == l && d.acc == o_.acc && classify(d.shape) == classify(s)) class_decisions.push_back(d);
     for (const auto& name : rule_contenders(generic_decisions(class_decisions), size_t(std::max(0, o_.seeds)))) {
       const auto c = candidate_named(db_, name);
       if (c && !c->specialized() && seedable(*c, problem))
         measure_candidate(s, l, launched_on(*c, s, sm_count_), known, &spent, baseline_us, "seed: a winner on this class");
     }
-    if (const int n = sm80_measurements(s, o_.budget, !servable.empty()); n > 0 && !sm80_servable.empty())
+    if (const int n = sm80_measurements(s, budget_, !servable.empty()); n > 0 && !sm80_servable.empty())
       search_sm80(s, l, sm80_servable, n, known, spent, baseline_us);
     if (!servable.empty()) {
       const Measure measure = [&](const Shape&, const KernelConfig& k) -> std::optional<double> {
@@ -418,7 +480,7 @@ void Tuner::final_comparison(const Shape& s, Layout l, const std::map<std::strin
       if (!all_failed(compare(s, l, {name}, contenders, baseline))) break;
     }
   }
-  Decision d = decide(s, l, o_.acc, contenders, baseline, o_.min_tie, o_.budget);
+  Decision d = decide(s, l, o_.acc, contenders, baseline, o_.min_tie, budget_);
   db_.record_decision(d);
   if (d.speedup > best_speedup_ && d.outcome == "win") {
     best_speedup_ = d.speedup;
@@ -644,6 +706,19 @@ Table Tuner::build_table(const DbEnvironment& env) {
 
 }  // namespace
 
+int budget_for(const TuneOptions& o, const std::optional<double>& baseline_us) {
+  int budget = o.budget;
+  if (baseline_us)
+    for (const auto& t : o.budget_tiers)
+      if (*baseline_us < t.below_us) budget = std::max(budget, t.budget);
+  return budget;
+}
+
+double shape_distance(const Shape& a, const Shape& b) {
+  auto steps = [](int64_t x, int64_t y) { return std::abs(std::log2(double(x) / double(y))); };
+  return steps(a.M, b.M) + steps(a.N, b.N) + steps(a.K, b.K);
+}
+
 std::string sm80_arch_of(const nlohmann::json& device) {
   const std::string cc = device.value("compute_capability", std::string());
   const auto dot = cc.find('.');
@@ -706,7 +781,9 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                                   ? nlohmann::json("all")
                                                   : nlohmann::json(o.sm80_configs.size())},
                              {"families", nlohmann::json::array()}, {"specialize", o.specialize},
-                             {"prior_problems", o.prior.size()}};
+                             {"prior_problems", o.prior.size()}, {"neighbour_seeds", o.neighbour_seeds},
+                             {"budget_under_us", nlohmann::json::array()}};
+  for (const auto& t : o.budget_tiers) settings["budget_under_us"].push_back({t.below_us, t.budget});
   if (o.search_hopper) settings["families"].push_back("hopper");
   if (o.search_sm80) settings["families"].push_back("sm80");
   nlohmann::json layouts = nlohmann::json::array();

@@ -8,6 +8,7 @@
 // the shape), one rule per shape class (generic kernels only).
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,17 @@ struct TuneOptions {
   // After a problem's search, the best `specialize` generic candidates are rebuilt with the
   // shape's M, N and K as constants and measured like any candidate, beyond the budget. 0: none.
   int specialize = 0;
+  // More measurements where each costs little device time: a problem whose baseline estimate is
+  // under `below_us` gets `budget` measurements (the largest tier it falls in) instead of --budget.
+  // In session 9's grid tune a problem under 128 µs took ~0.1 s of device time at budget 6, one
+  // over 1 ms 1-5 s; and with 2-4 of the 6 spent on seeds, the search itself had almost none.
+  struct BudgetTier {
+    double below_us = 0;
+    int budget = 0;
+  };
+  std::vector<BudgetTier> budget_tiers;
   int seeds = 2;               // earlier winners of the class measured first (within the budget)
+  int neighbour_seeds = 2;     // best kernels of the nearest decided problems, measured first (within the budget)
   PriorTable prior;            // kernels found earlier for each problem, measured first (--prior)
   int rule_candidates = 3;     // contenders per class rule
   bool measure_rule_gaps = true;  // measure contenders on tuned shapes where they were not measured
@@ -70,6 +81,13 @@ struct TuneResult {
 // The architecture the sm80 family compiles for on the device a backend reports (from its
 // "compute_capability", e.g. "9.0" -> sm_90a). Throws Error when it is missing or below 8.0.
 std::string sm80_arch_of(const nlohmann::json& device);
+
+// The measurements a problem gets: the largest tier whose bound its baseline estimate is under,
+// else --budget (also when the baseline has no estimate yet or failed).
+int budget_for(const TuneOptions&, const std::optional<double>& baseline_us);
+
+// The distance between two shapes in (log2 M, log2 N, log2 K), summed: 1 per doubling of a dimension.
+double shape_distance(const Shape&, const Shape&);
 
 // The database key of the device a backend reports.
 DbEnvironment db_environment(const nlohmann::json& device, const std::string& kernel_source_hash);

@@ -6,7 +6,10 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "core/kernel_candidate.hpp"
+#include "core/records.hpp"
 #include "search/results_db.hpp"
 
 namespace gemmforge {
@@ -276,6 +279,106 @@ TEST(ResultsDb, AVersionOneDatabaseIsUpgradedAndKeepsItsResultsUnderTheirProtoco
   d.outcome = "loss";
   db.record_decision(d);
   EXPECT_EQ(db.decision({64, 64, 128}, Layout::tn, Accum::f32)->outcome, "loss");
+}
+
+// A database written as CSV files and read back is the same database: a tune resumes from it.
+TEST(ResultsDb, AnExportedDatabaseImportsBackWithEveryRowAndNull) {
+  DbFile f;
+  const Shape s{64, 64, 4096};
+  {
+    ResultsDb db(f.file, env());
+    db.begin_run("gemmforge tune --shape 64x64x4096", R"({"gpu": "NVIDIA H200"})", R"({"budget": 6})");
+    db.add_candidate("sm90_x_k4", R"({"config": {"a": "b,c"}, "launch": {"splits": 4}})");
+    Measurement m;
+    m.shape = s;
+    m.impl = "gemmforge";
+    m.config = "sm90_x_k4";
+    m.mode = "estimate";
+    m.verdict = "fail: not built: ptxas said \"no\",\nthen more";  // quotes, a comma, a line break
+    m.note = "seed";
+    db.record(m);  // no time: NULLs
+    m.verdict = "pass";
+    m.median_us = 6.123456789012345;
+    m.spread = 0.0125;
+    m.note = "";
+    db.record(m);
+    Measurement base;
+    base.shape = s;
+    base.impl = "cublaslt-autotune";
+    base.mode = "estimate";
+    base.verdict = "pass";
+    base.median_us = 7.0;
+    db.record(base);  // config "": the empty text, not NULL, as the tuner looks it up
+    Decision d;
+    d.shape = s;
+    d.served = "sm90_x_k4";
+    d.outcome = "win";
+    d.best = "sm90_x_k4";
+    d.best_us = 6.1;
+    d.baseline_us = 7.0;
+    d.speedup = 7.0 / 6.1;
+    d.budget = 24;
+    db.record_decision(d);
+    db.finish_run(R"({"problems": 1})");
+  }
+  ResultsDb::export_csv(f.file, f.dir / "csv");
+  for (const auto& t : ResultsDb::table_names()) EXPECT_TRUE(std::filesystem::exists(f.dir / "csv" / ("db-" + t + ".csv.gz")));
+  ResultsDb::import_csv(f.dir / "csv", f.dir / "again.sqlite");
+  ResultsDb db(f.dir / "again.sqlite", env());
+  const auto ms = db.measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0].verdict, "fail: not built: ptxas said \"no\",\nthen more");
+  EXPECT_FALSE(ms[0].median_us.has_value());
+  EXPECT_FALSE(ms[0].spread.has_value());
+  EXPECT_EQ(ms[0].note, "seed");
+  EXPECT_EQ(*ms[1].median_us, 6.123456789012345);  // the same double, not a rounded one
+  EXPECT_EQ(*ms[1].spread, 0.0125);
+  EXPECT_TRUE(db.find(s, Layout::tn, Accum::f32, "cublaslt-autotune", "", "estimate").has_value());
+  const auto d = db.decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->served, "sm90_x_k4");
+  EXPECT_EQ(d->budget, 24);
+  EXPECT_FALSE(d->runner_up_us.has_value());
+  EXPECT_EQ(db.candidate_json("sm90_x_k4").value(), R"({"config": {"a": "b,c"}, "launch": {"splits": 4}})");
+  EXPECT_EQ(db.foreign_count(), 0);  // the same environment row, so its results are reused
+  // Exporting the import again gives the same files.
+  ResultsDb::export_csv(f.dir / "again.sqlite", f.dir / "csv2");
+  for (const auto& t : ResultsDb::table_names()) {
+    auto read = [](const std::filesystem::path& p) {
+      return split_csv_records(read_maybe_gzipped(p));
+    };
+    EXPECT_EQ(read(f.dir / "csv" / ("db-" + t + ".csv.gz")), read(f.dir / "csv2" / ("db-" + t + ".csv.gz"))) << t;
+  }
+}
+
+TEST(ResultsDb, AnImportRefusesToOverwriteOrToReadADamagedExportAndLeavesNoFile) {
+  DbFile f;
+  { ResultsDb db(f.file, env()); }
+  ResultsDb::export_csv(f.file, f.dir / "csv");
+  // Never over a file the user has.
+  const auto size = std::filesystem::file_size(f.file);
+  EXPECT_THROW(ResultsDb::import_csv(f.dir / "csv", f.file), Error);
+  EXPECT_EQ(std::filesystem::file_size(f.file), size);
+  // A row that does not fit its header: nothing is created.
+  {
+    gzFile g = gzopen((f.dir / "csv" / "db-winners.csv.gz").c_str(), "ab");
+    gzputs(g, "1,2,3\n");
+    gzclose(g);
+  }
+  try {
+    ResultsDb::import_csv(f.dir / "csv", f.dir / "new.sqlite");
+    FAIL() << "imported a damaged file";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("db-winners.csv.gz' row 2: 3 fields"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(f.dir / "new.sqlite"));
+  // A directory that is not an export.
+  std::filesystem::remove(f.dir / "csv" / "db-runs.csv.gz");
+  EXPECT_THROW(ResultsDb::import_csv(f.dir / "csv", f.dir / "new.sqlite"), Error);
+  EXPECT_FALSE(std::filesystem::exists(f.dir / "new.sqlite"));
+  // Not a results database at all.
+  std::ofstream(f.dir / "notes.txt") << "not a database\n";
+  EXPECT_THROW(ResultsDb::export_csv(f.dir / "notes.txt", f.dir / "csv3"), Error);
 }
 
 }  // namespace

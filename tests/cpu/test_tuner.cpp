@@ -501,6 +501,7 @@ TEST(Tuner, MeasuresClassRuleContendersWhereTheSearchDidNot) {
     auto b = f.options({{2048, 3072, 512}}, 2);
     b.configs = f.slow;
     b.seeds = 0;
+    b.neighbour_seeds = 0;  // a's best would seed b: the search alone must miss it here
     b.measure_rule_gaps = measure_gaps;
     f.run(b);
     const auto m = f.db().find({2048, 3072, 512}, Layout::tn, Accum::f32, "gemmforge",
@@ -681,6 +682,84 @@ TEST(Tuner, NoGpuStopsTheRunWithTheReason) {
     EXPECT_NE(std::string(e.what()).find("no usable NVIDIA GPU"), std::string::npos);
   }
   EXPECT_FALSE(std::filesystem::exists(f.dir.path / "tune.sqlite"));
+}
+
+TEST(Tuner, ABudgetTierIsChosenByTheBaselinesTimeAndShapeDistanceCountsDoublings) {
+  TuneOptions o;
+  o.budget = 6;
+  o.budget_tiers = {{32, 12}, {128, 24}};
+  EXPECT_EQ(budget_for(o, 20.0), 24);  // the largest tier it falls in
+  EXPECT_EQ(budget_for(o, 100.0), 24);
+  EXPECT_EQ(budget_for(o, 128.0), 6);  // "under" is strict
+  EXPECT_EQ(budget_for(o, std::nullopt), 6);  // no estimate (or a failed one): the plain budget
+  EXPECT_DOUBLE_EQ(shape_distance({1024, 2048, 512}, {1024, 2048, 512}), 0);
+  EXPECT_DOUBLE_EQ(shape_distance({1024, 2048, 512}, {2048, 1024, 512}), 2);
+  EXPECT_DOUBLE_EQ(shape_distance({64, 64, 64}, {64, 64, 256}), 2);
+}
+
+TEST(Tuner, CheapProblemsGetTheirTiersBudgetAndARerunWithALargerTierTunesOnlyThem) {
+  Fixture f;
+  const Shape cheap{512, 512, 512}, dear{4096, 4096, 4096};  // ~7 µs and ~275 µs on the pretend GPU
+  auto o = f.options({cheap, dear}, 3);
+  o.budget_tiers = {{50, 5}};
+  const TuneResult r = f.run(o);
+  EXPECT_EQ(r.measured, 5 + 3);
+  EXPECT_EQ(f.db().measurements_of(cheap, Layout::tn, Accum::f32, "gemmforge", "estimate").size(), 5u);
+  EXPECT_EQ(f.db().measurements_of(dear, Layout::tn, Accum::f32, "gemmforge", "estimate").size(), 3u);
+  EXPECT_EQ(f.db().decision(cheap, Layout::tn, Accum::f32)->budget, 5);  // the budget it ran with
+  EXPECT_EQ(f.db().decision(dear, Layout::tn, Accum::f32)->budget, 3);
+
+  o.budget_tiers = {{50, 6}};
+  const TuneResult more = f.run(o);
+  EXPECT_EQ(more.already_done, 1u);  // the dear problem keeps its decision
+  EXPECT_EQ(more.tuned_now, 1u);
+  EXPECT_EQ(more.measured, 1);  // the cheap one goes on from its five
+  EXPECT_EQ(f.logged("baseline").size(), 2u);  // its baseline estimate was reused
+  EXPECT_EQ(f.db().decision(cheap, Layout::tn, Accum::f32)->budget, 6);
+}
+
+// The tn configs of the fixture as nn configs (the same knobs).
+std::vector<KernelConfig> as_nn(std::vector<KernelConfig> cs) {
+  for (auto& c : cs) c.layout = Layout::nn;
+  return cs;
+}
+
+TEST(Tuner, TheSameShapeInTheOtherLayoutAndTheNearestShapesSeedAProblemFirst) {
+  Fixture f;
+  const Shape a{2048, 2048, 1024}, near{2048, 2048, 2048}, far{512, 4096, 4096};
+  auto o = f.options({a}, 3);
+  o.configs = {f.good};
+  f.run(o);  // tn: the good config wins a
+  // nn, with only slow configs to search and no class seeds: the tn problem's best comes first.
+  auto nn = f.options({a}, 3);
+  nn.layouts = {Layout::nn};
+  nn.configs = as_nn(f.slow);
+  nn.seeds = 0;
+  f.run(nn);
+  auto ms = f.db().measurements_of(a, Layout::nn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 3u);
+  EXPECT_TRUE(is_variant_of(ms[0].config, as_nn({f.good})[0])) << ms[0].config;
+  EXPECT_NE(ms[0].note.find("near problem"), std::string::npos) << ms[0].note;
+  // A shape one doubling of K away takes a's best too; a's nn best (the good one as well) is
+  // the same kernel, so the next seed is the next neighbour's, not a repeat.
+  auto o2 = f.options({near, far}, 3);
+  o2.configs = f.slow;
+  o2.seeds = 0;
+  f.run(o2);
+  ms = f.db().measurements_of(near, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 3u);
+  EXPECT_TRUE(is_variant_of(ms[0].config, f.good)) << ms[0].config;
+  EXPECT_NE(ms[0].note.find("near problem"), std::string::npos) << ms[0].note;
+  for (size_t i = 1; i < ms.size(); ++i) EXPECT_FALSE(is_variant_of(ms[i].config, f.good)) << ms[i].config;
+  // Without neighbour seeds the search alone never meets the good config here.
+  auto none = f.options({{2048, 4096, 1024}}, 3);
+  none.configs = f.slow;
+  none.seeds = 0;
+  none.neighbour_seeds = 0;
+  none.measure_rule_gaps = false;  // class-rule evidence would measure it after the search
+  f.run(none);
+  for (const auto& m : f.db().measurements_of({2048, 4096, 1024}, Layout::tn, Accum::f32, "gemmforge", "estimate"))
+    EXPECT_FALSE(is_variant_of(m.config, f.good)) << m.config;
 }
 
 }  // namespace
