@@ -257,7 +257,8 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--seeds", args->seeds, "earlier winners of the shape's class measured first, within the budget")
       ->capture_default_str();
   cmd->add_option("--neighbour-seeds", args->neighbour_seeds,
-                  "best kernels of the nearest decided problems (the same shape in the other layout, then shapes "
+                  "best kernels of the nearest decided problems (this problem's own from an earlier run where it "
+                  "now launches otherwise, the same shape in the other layout, then shapes "
                   "nearest in log2 M, N, K) measured first, within the budget")
       ->capture_default_str();
   cmd->add_option("--prior", args->prior,
@@ -278,7 +279,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--compile-threads", args->compile_threads, "compile pool size (0: all cores but two)")
       ->capture_default_str();
   cmd->add_option("--compile-ahead", args->compile_ahead,
-                  "all: compile the whole space in the background from the start; asked: only what the search asks for")
+                  "all: in the background from the start, first the builds the problems meet soonest (their --prior seeds, an earlier run's finalists), then the whole space; asked: only what the search asks for")
       ->capture_default_str();
   cmd->add_option("--worker-exe", args->worker_exe, "")->group("");  // hidden: tests plant bad kernels through it
   cmd->callback([args, &exit_code, argc, argv] { exit_code = run(*args, argc, argv); });

@@ -313,7 +313,10 @@ int auto_splits(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int resi
   const int64_t tiles = ((M + c.block_m - 1) / c.block_m) * ((N + c.block_n - 1) / c.block_n);
   if (tiles >= resident_ctas) return 1;
   const int64_t k_blocks = (K + c.block_k - 1) / c.block_k;
-  const int64_t fill = (resident_ctas + tiles - 1) / tiles;
+  // The most parts that still run in one wave: one part more starts a second wave that a few
+  // units run alone (16 tiles split 9 ways: 144 units on 132 SMs take two rounds of K/9, 1.8x the
+  // time of 8 parts in one; session 10 found such launches at 0.50-0.55x of cuBLASLt, tune/).
+  const int64_t fill = resident_ctas / tiles;
   return int(std::max<int64_t>(1, std::min<int64_t>({fill, k_blocks / kMinSplitKBlocks, kMaxSplits})));
 }
 

@@ -112,9 +112,10 @@ int cluster_reduction_bytes(const KernelConfig&);
 // one unit. Check the result with launch_problem: not every config can take it.
 LaunchKnobs cluster_reduced(LaunchKnobs split);
 
-// The split-K parts that fill the GPU when the output tiles alone do not: enough units for the
-// resident CTAs (at most kMaxSplits), each part at least kMinSplitKBlocks of K so its prologue
-// and epilogue stay a small share; 1 when the tiles already fill the GPU.
+// The split-K parts that fill the GPU when the output tiles alone do not: the most whose units
+// still fit the resident CTAs in one wave (at most kMaxSplits), each part at least
+// kMinSplitKBlocks of K so its prologue and epilogue stay a small share; 1 when the tiles fill
+// more than half the GPU (two parts would start a second wave).
 inline constexpr int kMinSplitKBlocks = 4;
 // Swap-AB serves a small M (it lands on the tile's block_n): wider tiles are the unswapped kernel.
 inline constexpr int kMaxSwapBlockN = 128;

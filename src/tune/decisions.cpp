@@ -23,8 +23,8 @@ std::string opt_csv(const std::optional<double>& v) { return v ? fmt("%.4f", *v)
 }  // namespace
 
 // Split-K pays only when the output tiles cannot fill the SMs (design.md section 4: "split-K
-// only when tiles < SMs"). The count is the kernel's own rule (auto_splits: the smallest that
-// fills the SMs, each part keeping a few K blocks), so the tuner measures what the runtime would
+// only when tiles < SMs"). The count is the kernel's own rule (auto_splits: the most that fit
+// the SMs in one wave, each part keeping a few K blocks), so the tuner measures what the runtime would
 // pick, capped by the user's --max-splits.
 int split_count(const KernelConfig& c, const Shape& s, int sm_count, int max_splits) {
   return std::max(1, std::min(auto_splits(c, s.M, s.N, s.K, sm_count), max_splits));

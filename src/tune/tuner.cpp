@@ -200,13 +200,16 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
                                                     const std::map<std::string, Measurement>& known) const {
   std::vector<KernelCandidate> out;
   if (o_.neighbour_seeds <= 0) return out;
-  // The same shape in the other layout first (distance 0), then this layout's nearest shapes;
-  // ties keep the database's (M, N, K) order.
+  // This problem's own best of an earlier run as it launches now (a rule change, such as the
+  // split-K count's, gives it knobs not measured yet; an unchanged launch is known and skipped),
+  // then the same shape in the other layout, then this layout's nearest shapes; ties keep the
+  // database's (M, N, K) order.
   std::vector<std::pair<double, const Decision*>> near;
   for (const auto& d : decided) {
-    if (d.acc != p.acc || d.best.empty() || (d.shape == p.shape && d.layout == p.layout)) continue;
+    if (d.acc != p.acc || d.best.empty()) continue;
     if (d.layout != p.layout && d.shape != p.shape) continue;
-    near.emplace_back(d.layout != p.layout ? -1.0 : shape_distance(d.shape, p.shape), &d);
+    const double distance = d.shape != p.shape ? shape_distance(d.shape, p.shape) : d.layout == p.layout ? -2.0 : -1.0;
+    near.emplace_back(distance, &d);
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::set<std::string> taken;
@@ -500,6 +503,22 @@ void Tuner::run(TuneResult& r) {
       if (needs_work(s, l)) ++todo;
       else ++r.already_done;
     }
+  if (todo && o_.compile_whole_space) {
+    // First the builds the problems to tune will meet soonest, in their order: their --prior
+    // seeds and the finalists of an earlier run (a resumed database's, builds for the shape among
+    // them), so the final comparisons do not wait on compiles one by one (session 10's resumed
+    // grid tune spent its first 3 of 6 minutes so on a fresh machine).
+    std::vector<KernelCandidate> soon;
+    for (const auto& s : shapes)
+      for (Layout l : o_.layouts) {
+        if (!needs_work(s, l)) continue;
+        for (const auto& c : o_.prior.find(s, l, o_.acc)) soon.push_back(c);
+        if (const auto d = db_.decision(s, l, o_.acc))
+          for (const auto& name : {d->best, d->runner_up})
+            if (const auto c = name.empty() ? std::nullopt : candidate_named(db_, name)) soon.push_back(*c);
+      }
+    source_.prefetch(soon);
+  }
   if (todo && o_.compile_whole_space) {
     std::vector<KernelCandidate> all;
     for (const auto& [l, space] : spaces_)

@@ -762,5 +762,36 @@ TEST(Tuner, TheSameShapeInTheOtherLayoutAndTheNearestShapesSeedAProblemFirst) {
     EXPECT_FALSE(is_variant_of(m.config, f.good)) << m.config;
 }
 
+TEST(Tuner, AProblemsOwnBestIsMeasuredAgainWhereItNowLaunchesWithOtherKnobs) {
+  Fixture f;
+  const Shape s{1024, 256, 8192};  // 16 tiles of 128x128: split-K in 8 parts fills one wave
+  KernelCandidate old(f.good);
+  old.knobs.pdl = true;
+  old.knobs.splits = 9;  // the count of an earlier rule: 144 units, a second wave
+  {
+    ResultsDb db = f.db();
+    db.add_candidate(old.name(), old.to_json().dump());
+    Decision d;
+    d.shape = s;
+    d.served = "cublaslt";
+    d.outcome = "loss";
+    d.best = old.name();
+    d.budget = 1;
+    db.record_decision(d);
+  }
+  auto o = f.options({s}, 2);
+  o.configs = f.slow;
+  o.seeds = 0;
+  o.neighbour_seeds = 1;
+  o.max_splits = kMaxSplits;
+  f.run(o);
+  const auto ms = f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_FALSE(ms.empty());
+  KernelCandidate now = old;
+  now.knobs.splits = 8;
+  EXPECT_EQ(ms.front().config, now.name());
+  EXPECT_NE(ms.front().note.find("near problem"), std::string::npos) << ms.front().note;
+}
+
 }  // namespace
 }  // namespace gemmforge::tune
