@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Two tunes' decisions on the problems both decided, per class: the tuner's best found against
+cuBLASLt-autotune (final, interleaved), what the table serves (1 on a tie or loss), and wins.
+  compare_decisions.py OLD.decisions.csv NEW.decisions.csv"""
+import csv, math, sys
+from collections import defaultdict
+
+def load(path):
+    return {(r["M"], r["N"], r["K"], r["layout"]): r for r in csv.DictReader(open(path)) if r["acc"] == "f32"}
+
+gm = lambda v: math.exp(sum(map(math.log, v)) / len(v))
+best = lambda r: float(r["baseline_us"]) / float(r["best_us"]) if r["best_us"] and r["baseline_us"] else None
+served = lambda r: float(r["speedup"]) if r["outcome"] == "win" else 1.0
+old, new = load(sys.argv[1]), load(sys.argv[2])
+g = defaultdict(lambda: [[], [], [], [], 0, 0, 0])
+for k, n in new.items():
+    if k not in old:
+        continue
+    o = old[k]
+    for c in (n["class"], "all"):
+        e = g[c]
+        if best(o) and best(n):
+            e[0].append(best(o))
+            e[1].append(best(n))
+        e[2].append(served(o))
+        e[3].append(served(n))
+        e[4] += o["outcome"] == "win"
+        e[5] += n["outcome"] == "win"
+        e[6] += n["budget"] != o["budget"]
+print("class    problems retuned  best found        served            wins")
+for c in sorted(g, key=lambda c: (c == "all", c)):
+    e = g[c]
+    print(f"{c:8} {len(e[2]):8} {e[6]:7}  {gm(e[0]):.3f}x -> {gm(e[1]):.3f}x  {gm(e[2]):.3f}x -> {gm(e[3]):.3f}x  {e[4]} -> {e[5]}")
