@@ -387,8 +387,8 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     for (const auto& c : o_.prior.find(s, l, o_.acc))
       if (seedable_prior(c, problem)) measure_candidate(s, l, c, known, &spent, baseline_us, "seed: a kernel of the prior run (--prior)");
     const std::vector<Decision> decided = db_.decisions();
-    // Seeds from the nearest problems decided so far (this shape in the other layout, then shapes
-    // a doubling or two away): the tile, depth and split that suit a shape mostly suit its
+    // Seeds from the nearest problems decided so far (its own earlier best where it now launches
+    // otherwise, this shape in the other layout, then shapes a doubling or two away): the tile, depth and split that suit a shape mostly suit its
     // neighbours, where a class's most frequent winners suit few of its shapes (session 9: a
     // 128x128 ping-pong tile never proposed for 1024x2048x1024 nn matched cuBLASLt there, 8.52
     // µs against 8.52, where the search's best took 10.57; the tn problem of the same shape had
@@ -496,30 +496,28 @@ void Tuner::run(TuneResult& r) {
   // Ascending work keeps the heavy shapes together at the end, so the card heats into its power
   // cap once and stays there (design.md section 5).
   std::stable_sort(shapes.begin(), shapes.end(), [](const Shape& x, const Shape& y) { return x.flops() < y.flops(); });
+  // First in the compile pool, the builds the problems to tune will meet soonest, in their order:
+  // their --prior seeds and the finalists of an earlier run (a resumed database's, builds for the
+  // shape among them), so the final comparisons do not wait on compiles one by one (session 10's
+  // resumed grid tune spent its first 3 of 6 minutes so on a fresh machine).
+  std::vector<KernelCandidate> soon;
   size_t todo = 0;
   for (const auto& s : shapes)
     for (Layout l : o_.layouts) {
       ++r.problems;
-      if (needs_work(s, l)) ++todo;
-      else ++r.already_done;
+      if (!needs_work(s, l)) {
+        ++r.already_done;
+        continue;
+      }
+      ++todo;
+      if (!o_.compile_whole_space) continue;
+      for (const auto& c : o_.prior.find(s, l, o_.acc)) soon.push_back(c);
+      if (const auto d = db_.decision(s, l, o_.acc))
+        for (const auto& name : {d->best, d->runner_up})
+          if (const auto c = name.empty() ? std::nullopt : candidate_named(db_, name)) soon.push_back(*c);
     }
   if (todo && o_.compile_whole_space) {
-    // First the builds the problems to tune will meet soonest, in their order: their --prior
-    // seeds and the finalists of an earlier run (a resumed database's, builds for the shape among
-    // them), so the final comparisons do not wait on compiles one by one (session 10's resumed
-    // grid tune spent its first 3 of 6 minutes so on a fresh machine).
-    std::vector<KernelCandidate> soon;
-    for (const auto& s : shapes)
-      for (Layout l : o_.layouts) {
-        if (!needs_work(s, l)) continue;
-        for (const auto& c : o_.prior.find(s, l, o_.acc)) soon.push_back(c);
-        if (const auto d = db_.decision(s, l, o_.acc))
-          for (const auto& name : {d->best, d->runner_up})
-            if (const auto c = name.empty() ? std::nullopt : candidate_named(db_, name)) soon.push_back(*c);
-      }
     source_.prefetch(soon);
-  }
-  if (todo && o_.compile_whole_space) {
     std::vector<KernelCandidate> all;
     for (const auto& [l, space] : spaces_)
       for (const auto& c : space) all.push_back(KernelCandidate{c, LaunchKnobs{}});
