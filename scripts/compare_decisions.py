@@ -8,7 +8,7 @@ from collections import defaultdict
 def load(path):
     return {(r["M"], r["N"], r["K"], r["layout"]): r for r in csv.DictReader(open(path)) if r["acc"] == "f32"}
 
-gm = lambda v: math.exp(sum(map(math.log, v)) / len(v))
+gm = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
 best = lambda r: float(r["baseline_us"]) / float(r["best_us"]) if r["best_us"] and r["baseline_us"] else None
 served = lambda r: float(r["speedup"]) if r["outcome"] == "win" else 1.0
 old, new = load(sys.argv[1]), load(sys.argv[2])

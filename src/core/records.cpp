@@ -49,7 +49,7 @@ std::string csv_number(const std::optional<double>& v) {
 
 // RFC 4180 quoting: notes and verdicts may contain commas.
 std::string csv_text(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string out = "\"";
   for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
@@ -131,7 +131,7 @@ ResultFile result_file_from_json(const nlohmann::json& j) {
 // Recorded grid runs are committed gzip-compressed (bench/results/*/results.json.gz).
 std::string read_maybe_gzipped(const std::filesystem::path& path) {
   gzFile f = gzopen(path.c_str(), "rb");  // reads plain files unchanged, too
-  if (!f) throw Error("cannot read result file '" + path.string() + "'");
+  if (!f) throw Error("cannot read '" + path.string() + "'");
   std::string data;
   char buf[1 << 16];
   int n;

@@ -55,7 +55,7 @@ ResultFile read_result_file(const std::filesystem::path&);  // refuses incomplet
 ResultFile read_result_csv(const std::filesystem::path&);
 
 std::string csv_header();
-std::string csv_text(const std::string&);  // one CSV field, quoted when it holds , " or a newline
+std::string csv_text(const std::string&);  // one CSV field, quoted when it holds , " or a line break
 // One line of a CSV written by gemmforge (RFC 4180 quoting), as its fields; throws on a bad quote.
 std::vector<std::string> split_csv_line(const std::string& line);
 // Every record of a CSV text (quoted fields may hold line breaks); empty lines are skipped.

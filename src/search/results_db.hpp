@@ -104,7 +104,8 @@ class ResultsDb {
 
   // A database as plain files, one CSV per table (db-<table>.csv.gz: a header of column names,
   // an empty field for NULL), so a run's database can be kept with its results and restored for
-  // a later run to resume. Export refuses a file that is not a gemmforge results database of this
+  // a later run to resume. Numbers, NULL numbers and texts read back exactly; a NULL text (a run
+  // not finished, say) reads back as "", which this class reads the same. Export refuses a file that is not a gemmforge results database of this
   // schema; import refuses to write over an existing file and files of another schema, and
   // writes nothing unless every row reads (the new file is removed on any error).
   static void export_csv(const std::filesystem::path& db, const std::filesystem::path& dir);

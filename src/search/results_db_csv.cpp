@@ -58,7 +58,14 @@ sqlite3* open_for_export(const std::filesystem::path& path) {
     sqlite3_close(db);
     throw Error("cannot open results database '" + path.string() + "': " + why);
   }
-  if (detail::schema_version(db, path) != detail::kSchemaVersion) {
+  long long version = -1;
+  try {
+    version = detail::schema_version(db, path);
+  } catch (...) {
+    sqlite3_close(db);
+    throw;
+  }
+  if (version != detail::kSchemaVersion) {
     sqlite3_close(db);
     throw Error("'" + path.string() + "' has results schema other than " + std::to_string(detail::kSchemaVersion) +
                 ": open it once with this gemmforge (tune upgrades it) before exporting");
@@ -68,7 +75,12 @@ sqlite3* open_for_export(const std::filesystem::path& path) {
 
 // The schema version a directory of exported tables holds (its db-meta file).
 long long exported_schema(const std::filesystem::path& dir) {
-  const auto records = split_csv_records(read_maybe_gzipped(table_file(dir, "meta")));
+  std::vector<std::vector<std::string>> records;
+  try {
+    records = split_csv_records(read_maybe_gzipped(table_file(dir, "meta")));
+  } catch (const Error& e) {
+    throw Error("'" + table_file(dir, "meta").string() + "': " + e.what());
+  }
   for (size_t i = 1; i < records.size(); ++i)
     if (records[i].size() == 2 && records[i][0] == "gemmforge_schema")
       if (const auto v = parse_integer(records[i][1])) return *v;
@@ -137,7 +149,12 @@ void ResultsDb::import_csv(const std::filesystem::path& dir, const std::filesyst
     for (const auto& table : table_names()) {
       if (table == "meta") continue;  // the schema's own rows, checked above
       const auto file = table_file(dir, table);
-      const auto records = split_csv_records(read_maybe_gzipped(file));
+      std::vector<std::vector<std::string>> records;
+      try {
+        records = split_csv_records(read_maybe_gzipped(file));
+      } catch (const Error& e) {
+        throw Error("'" + file.string() + "': " + e.what());
+      }
       if (records.empty()) throw Error("'" + file.string() + "' has no header");
       const auto types = column_types(db, table, path);
       const auto& header = records.front();
@@ -160,7 +177,8 @@ void ResultsDb::import_csv(const std::filesystem::path& dir, const std::filesyst
         for (size_t c = 0; c < fields.size(); ++c) {
           const std::string& type = types.at(header[c]);
           const int i = int(c) + 1;
-          // An empty number is a NULL; an empty text is the empty string the tuner wrote.
+          // An empty number is a NULL; an empty text is the empty string (the tuner writes no NULL
+          // text where it reads one back: a NULL text column reads as "" everywhere).
           if (type == "INTEGER") {
             if (fields[c].empty()) insert.bind(i, std::optional<double>());
             else if (const auto v = parse_integer(fields[c])) insert.bind(i, (long long)*v);

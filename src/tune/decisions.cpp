@@ -23,7 +23,8 @@ std::string opt_csv(const std::optional<double>& v) { return v ? fmt("%.4f", *v)
 }  // namespace
 
 // Split-K pays only when the output tiles cannot fill the SMs (design.md section 4: "split-K
-// only when tiles < SMs"). The count is the kernel's own rule (auto_splits: the most that fit
+// only when tiles < SMs"), and it is tried only where two parts or more fit one wave (tiles at
+// most half the SMs). The count is the kernel's own rule (auto_splits: the most that fit
 // the SMs in one wave, each part keeping a few K blocks), so the tuner measures what the runtime would
 // pick, capped by the user's --max-splits.
 int split_count(const KernelConfig& c, const Shape& s, int sm_count, int max_splits) {

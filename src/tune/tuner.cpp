@@ -511,7 +511,8 @@ void Tuner::run(TuneResult& r) {
       }
       ++todo;
       if (!o_.compile_whole_space) continue;
-      for (const auto& c : o_.prior.find(s, l, o_.acc)) soon.push_back(c);
+      for (const auto& c : o_.prior.find(s, l, o_.acc))
+        if (seedable_prior(c, Problem{s, l, o_.acc})) soon.push_back(c);
       if (const auto d = db_.decision(s, l, o_.acc))
         for (const auto& name : {d->best, d->runner_up})
           if (const auto c = name.empty() ? std::nullopt : candidate_named(db_, name)) soon.push_back(*c);

@@ -294,7 +294,7 @@ TEST(ResultsDb, AnExportedDatabaseImportsBackWithEveryRowAndNull) {
     m.impl = "gemmforge";
     m.config = "sm90_x_k4";
     m.mode = "estimate";
-    m.verdict = "fail: not built: ptxas said \"no\",\nthen more";  // quotes, a comma, a line break
+    m.verdict = "fail: not built: ptxas said \"no\",\r\nthen more";  // quotes, a comma, a line break
     m.note = "seed";
     db.record(m);  // no time: NULLs
     m.verdict = "pass";
@@ -327,7 +327,7 @@ TEST(ResultsDb, AnExportedDatabaseImportsBackWithEveryRowAndNull) {
   ResultsDb db(f.dir / "again.sqlite", env());
   const auto ms = db.measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate");
   ASSERT_EQ(ms.size(), 2u);
-  EXPECT_EQ(ms[0].verdict, "fail: not built: ptxas said \"no\",\nthen more");
+  EXPECT_EQ(ms[0].verdict, "fail: not built: ptxas said \"no\",\r\nthen more");
   EXPECT_FALSE(ms[0].median_us.has_value());
   EXPECT_FALSE(ms[0].spread.has_value());
   EXPECT_EQ(ms[0].note, "seed");
