@@ -59,13 +59,7 @@ std::string refused(const std::filesystem::path& path, long long version) {
 }  // namespace
 
 ResultsDb::ResultsDb(const std::filesystem::path& path, const DbEnvironment& env) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
-      SQLITE_OK) {
-    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw Error("cannot open results database '" + path.string() + "': " + why);
-  }
+  db_ = detail::open_sqlite(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX);
   try {
     open_schema(env);
   } catch (...) {
@@ -78,12 +72,7 @@ ResultsDb::ResultsDb(const std::filesystem::path& path, const DbEnvironment& env
 void ResultsDb::check_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return;  // a new database is made there
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    throw Error("cannot open results database '" + path.string() + "': " + why);
-  }
+  sqlite3* db = detail::open_sqlite(path, SQLITE_OPEN_READONLY);
   long long version = -1;
   try {
     version = schema_version(db, path);

@@ -52,12 +52,7 @@ std::map<std::string, std::string> column_types(sqlite3* db, const std::string& 
 sqlite3* open_for_export(const std::filesystem::path& path) {
   ResultsDb::check_file(path);
   if (!std::filesystem::is_regular_file(path)) throw Error("no results database at '" + path.string() + "'");
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    throw Error("cannot open results database '" + path.string() + "': " + why);
-  }
+  sqlite3* db = detail::open_sqlite(path, SQLITE_OPEN_READONLY);
   long long version = -1;
   try {
     version = detail::schema_version(db, path);
@@ -137,11 +132,11 @@ void ResultsDb::import_csv(const std::filesystem::path& dir, const std::filesyst
     throw Error("'" + dir.string() + "' holds results schema " + std::to_string(v) + ", this gemmforge reads " +
                 std::to_string(detail::kSchemaVersion));
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
+  try {
+    db = detail::open_sqlite(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, "create");
+  } catch (const Error&) {
     std::filesystem::remove(path, ec);
-    throw Error("cannot create results database '" + path.string() + "': " + why);
+    throw;
   }
   try {
     create_schema(db, path);

@@ -88,6 +88,17 @@ inline long long schema_version(sqlite3* db, const std::filesystem::path& path) 
   return v && *v > 0 ? *v : -1;
 }
 
+// Opens a database file with these sqlite3_open_v2 flags; throws Error naming it (nothing open).
+inline sqlite3* open_sqlite(const std::filesystem::path& path, int flags, const char* what = "open") {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+    const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw Error(std::string("cannot ") + what + " results database '" + path.string() + "': " + why);
+  }
+  return db;
+}
+
 // Runs SQL without results; throws Error naming the file.
 inline void exec_sql(sqlite3* db, const char* sql, const std::filesystem::path& file) {
   char* err = nullptr;
