@@ -26,8 +26,9 @@ void add_db(CLI::App& app, int& exit_code) {
   cmd->footer(
       "A database exported once reads back the same: every environment, run, candidate, measurement and\n"
       "decision, each table as DIR/db-<table>.csv.gz (a header of column names; an empty field is NULL\n"
-      "for numbers and empty text otherwise, as gemmforge reads a NULL text). `gemmforge tune --db` on the imported file resumes where the exported run stopped;\n"
-      "results of another GPU, architecture or kernel source stay unused, as in the original.\n\n"
+      "for numbers and empty text otherwise, as gemmforge reads a NULL text). `gemmforge tune --db` on\n"
+      "the imported file resumes where the exported run stopped; results of another GPU, architecture or\n"
+      "kernel source stay unused, as in the original.\n\n"
       "Examples:\n"
       "  gemmforge db export --db tune.sqlite --dir bench/results/RUN/tune\n"
       "  gemmforge db import --dir bench/results/RUN/tune --db tune.sqlite\n"

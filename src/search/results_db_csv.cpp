@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "core/records.hpp"
@@ -50,22 +51,19 @@ std::map<std::string, std::string> column_types(sqlite3* db, const std::string& 
 
 // Opens an existing database read-only and checks it is a gemmforge one of this schema.
 sqlite3* open_for_export(const std::filesystem::path& path) {
-  ResultsDb::check_file(path);
   if (!std::filesystem::is_regular_file(path)) throw Error("no results database at '" + path.string() + "'");
   sqlite3* db = detail::open_sqlite(path, SQLITE_OPEN_READONLY);
   long long version = -1;
   try {
     version = detail::schema_version(db, path);
-  } catch (...) {
-    sqlite3_close(db);
-    throw;
+  } catch (const Error&) {
+    version = -1;  // not a database at all
   }
-  if (version != detail::kSchemaVersion) {
-    sqlite3_close(db);
-    throw Error("'" + path.string() + "' has results schema other than " + std::to_string(detail::kSchemaVersion) +
-                ": open it once with this gemmforge (tune upgrades it) before exporting");
-  }
-  return db;
+  if (version == detail::kSchemaVersion) return db;
+  sqlite3_close(db);
+  if (version <= 0) throw Error("'" + path.string() + "' is not a gemmforge results database");
+  throw Error("'" + path.string() + "' has results schema " + std::to_string(version) + ", not " +
+              std::to_string(detail::kSchemaVersion) + ": open it once with this gemmforge (tune upgrades an older one)");
 }
 
 // The schema version a directory of exported tables holds (its db-meta file).
