@@ -2,7 +2,7 @@
 """Where a tune's wins came from: for every problem the table serves with a gemmforge kernel, how
 that kernel first entered the problem's measurements (the tuner's note on its first estimate):
 a seed from --prior (an earlier table or a class sweep), a seed from a near problem's best kernel
-(--neighbour-seeds), a seed from the class's earlier winners in this run, the search strategy, or a build for the shape (--specialize) of one of those.
+(--neighbour-seeds), a split-K launch of a --split-seeds tile, a seed from the class's earlier winners in this run, the search strategy, or a build for the shape (--specialize) of one of those.
 Also the gain of those builds over their generic kernel (estimate ÷ estimate) per class, and,
 given the sweeps passed as --prior, how many wins are exactly a sweep's seed.
 
@@ -28,6 +28,8 @@ def source(note):
         return "class seed"
     if "near problem" in note:
         return "neighbour seed"
+    if "split-K tile" in note:
+        return "split seed"
     if "built for this shape" in note:
         return "specialized"
     return "search"

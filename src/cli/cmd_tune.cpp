@@ -38,6 +38,7 @@ struct TuneArgs {
   int seeds = 2;
   int neighbour_seeds = 2;
   std::vector<std::string> prior;
+  std::string split_seeds;
   int rule_candidates = 3;
   bool no_rule_measurements = false;
   int max_splits = kMaxSplits;
@@ -138,6 +139,11 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.seeds = a.seeds;
     o.neighbour_seeds = a.neighbour_seeds;
     for (const auto& path : a.prior) o.prior.merge(tune::PriorTable::read(path));
+    if (!a.split_seeds.empty()) {
+      // Hopper configs of any layout: each is carried to the layout of the problem it seeds.
+      o.split_seeds = read_configs(a.split_seeds, o.layouts, o.acc);
+      if (o.split_seeds.empty()) throw Error("--split-seeds " + a.split_seeds + " holds no Hopper config");
+    }
     o.rule_candidates = a.rule_candidates;
     o.measure_rule_gaps = !a.no_rule_measurements;
     o.max_splits = a.max_splits;
@@ -217,7 +223,8 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "--budget-under tier) goes on searching. Results from another GPU, architecture or kernel source are\n"
       "never reused. `gemmforge db export` keeps a database as CSV files, `gemmforge db import` restores one.\n\n"
       "Each problem first measures its seeds: the kernel --prior served it, the best kernels of the nearest\n"
-      "decided problems (--neighbour-seeds) and the class's winners (--seeds); the strategy proposes the rest.\n"
+      "decided problems (--neighbour-seeds), split-K launches of larger tiles where tiles leave SMs idle\n"
+      "(--split-seeds FILE) and the class's winners (--seeds); the strategy proposes the rest.\n"
       "--budget-under US:N gives problems whose cuBLASLt estimate is under US µs N measurements: they cost\n"
       "little device time each, and the search needs ~10-20 measurements to come within 5% of a space's best.\n\n"
       "Examples:\n"
@@ -266,6 +273,9 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                   "earlier tune (e.g. tables/h200.json, even one voided by a kernel edit: the kernel it served), or "
                   "a bench sweep with --configs (its directory or sweep.csv: the problem's fastest config); "
                   "repeat it to seed from several");
+  cmd->add_option("--split-seeds", args->split_seeds,
+                  "a JSON file of Hopper tiles (e.g. bench/configs/split-seeds.json) measured first with split-K, in "
+                  "each problem's layout, on problems where their output tiles leave SMs idle (within the budget)");
   cmd->add_option("--rule-candidates", args->rule_candidates, "candidates each class rule considers")
       ->capture_default_str();
   cmd->add_flag("--no-rule-measurements", args->no_rule_measurements,

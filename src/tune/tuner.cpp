@@ -142,6 +142,9 @@ class Tuner {
   // The fastest kernels of the problems nearest this one, as they would launch on it (see tune_problem).
   std::vector<KernelCandidate> neighbour_seeds(const Problem&, const std::vector<Decision>& decided,
                                                const std::map<std::string, Measurement>& known) const;
+  // --split-seeds' tiles in this problem's layout, launched split as auto_splits counts for it,
+  // where that count is above one (see TuneOptions::split_seeds); none measured before.
+  std::vector<KernelCandidate> split_seeds(const Problem&, const std::map<std::string, Measurement>& known) const;
   // spent: the problem's measurements so far, checked against the budget and counted up; nullptr
   // for a measurement beyond the budget (a specialized build).
   std::optional<double> measure_candidate(const Shape&, Layout, const KernelCandidate&,
@@ -222,6 +225,23 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
     const KernelCandidate here = launched_on(*carried, p.shape, sm_count_);
     // Seeds measured before (by the search or another seed) teach nothing new: the next neighbour's instead.
     if (known.count(here.name()) || !taken.insert(here.name()).second || !seedable_prior(here, p)) continue;
+    out.push_back(here);
+  }
+  return out;
+}
+
+std::vector<KernelCandidate> Tuner::split_seeds(const Problem& p, const std::map<std::string, Measurement>& known) const {
+  std::vector<KernelCandidate> out;
+  for (KernelConfig c : o_.split_seeds) {
+    c.layout = p.layout;
+    c.acc = p.acc;
+    if (!is_valid(c)) continue;  // a tile one layout cannot take (swap-AB is tn only, say)
+    LaunchKnobs split;
+    split.pdl = true;  // as every launch the search measures (launch_variants)
+    split.splits = split_count(c, p.shape, sm_count_, o_.max_splits);
+    if (split.splits <= 1) continue;  // its tiles fill the SMs: an ordinary config, the search's to propose
+    const KernelCandidate here{c, split};
+    if (known.count(here.name()) || !seedable_prior(here, p)) continue;
     out.push_back(here);
   }
   return out;
@@ -395,6 +415,8 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     // found a 64x256 ping-pong tile at 8.40).
     for (const auto& c : neighbour_seeds(problem, decided, known))
       measure_candidate(s, l, c, known, &spent, baseline_us, "seed: the best kernel of a near problem");
+    for (const auto& c : split_seeds(problem, known))
+      measure_candidate(s, l, c, known, &spent, baseline_us, "seed: a split-K tile (--split-seeds)");
     // Seeds: what won on this class's shapes so far, so the search starts from there and the
     // class rule later has evidence on this shape too.
     std::vector<Decision> class_decisions;
@@ -800,8 +822,10 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                                   : nlohmann::json(o.sm80_configs.size())},
                              {"families", nlohmann::json::array()}, {"specialize", o.specialize},
                              {"prior_problems", o.prior.size()}, {"neighbour_seeds", o.neighbour_seeds},
+                             {"split_seeds", nlohmann::json::array()},
                              {"budget_under_us", nlohmann::json::array()}};
   for (const auto& t : o.budget_tiers) settings["budget_under_us"].push_back({t.below_us, t.budget});
+  for (const auto& c : o.split_seeds) settings["split_seeds"].push_back(c.name());
   if (o.search_hopper) settings["families"].push_back("hopper");
   if (o.search_sm80) settings["families"].push_back("sm80");
   nlohmann::json layouts = nlohmann::json::array();

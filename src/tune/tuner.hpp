@@ -51,6 +51,11 @@ struct TuneOptions {
   int seeds = 2;               // earlier winners of the class measured first (within the budget)
   int neighbour_seeds = 2;     // best kernels of the nearest decided problems, measured first (within the budget)
   PriorTable prior;            // kernels found earlier for each problem, measured first (--prior)
+  // Tiles measured with split-K first on each problem where their output tiles leave SMs idle
+  // (--split-seeds), in the problem's layout; only their split launch. The search proposes small
+  // tiles there, which fill the SMs unsplit: session 11 found larger tiles split K 1.0-1.55x
+  // faster than the tuned best on such problems (bench/NOTES.md, session 11, call 2).
+  std::vector<KernelConfig> split_seeds;
   int rule_candidates = 3;     // contenders per class rule
   bool measure_rule_gaps = true;  // measure contenders on tuned shapes where they were not measured
   int max_splits = kMaxSplits;

@@ -811,5 +811,40 @@ TEST(Tuner, AProblemsOwnBestIsMeasuredAgainWhereItNowLaunchesWithOtherKnobs) {
   EXPECT_NE(ms.front().note.find("near problem"), std::string::npos) << ms.front().note;
 }
 
+TEST(Tuner, SplitSeedsAreMeasuredFirstSplitWhereTheirTilesLeaveSmsIdleInTheProblemsLayout) {
+  Fixture f;
+  const Shape few{1024, 256, 8192}, many{4096, 4096, 512};  // 16 tiles of 128x128 (8 parts fill a wave); 1024
+  auto o = f.options({few, many}, 3);
+  o.configs = f.slow;
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  o.max_splits = kMaxSplits;
+  o.split_seeds = as_nn({f.good});  // an nn tile seeds tn problems in tn
+  f.run(o);
+  const auto seeded = [](const std::vector<Measurement>& ms) {
+    return size_t(std::count_if(ms.begin(), ms.end(), [](const Measurement& m) {
+      return m.note.rfind("seed: a split-K tile (--split-seeds)", 0) == 0;
+    }));
+  };
+  auto ms = f.db().measurements_of(few, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(ms.size(), 3u);
+  KernelCandidate split(f.good);
+  split.knobs.pdl = true;
+  split.knobs.splits = 8;
+  EXPECT_EQ(ms.front().config, split.name());  // its split launch only, measured first
+  EXPECT_EQ(seeded(ms), 1u);
+  for (size_t i = 1; i < ms.size(); ++i) EXPECT_FALSE(is_variant_of(ms[i].config, f.good)) << ms[i].config;
+  // Its tiles fill the SMs on the other shape: there it is no seed, and the search alone never meets it.
+  for (const auto& m : f.db().measurements_of(many, Layout::tn, Accum::f32, "gemmforge", "estimate"))
+    EXPECT_FALSE(is_variant_of(m.config, f.good)) << m.config;
+  // A rerun with a larger budget goes on searching without measuring the seed again.
+  o.budget = 4;
+  f.run(o);
+  ms = f.db().measurements_of(few, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  EXPECT_EQ(ms.size(), 4u);
+  EXPECT_EQ(seeded(ms), 1u);
+}
+
 }  // namespace
 }  // namespace gemmforge::tune

@@ -1,0 +1,2 @@
+# Session 11, call 9: the tuner's GPU tests (planted bad candidates, the final comparison) with this session's tuner.
+export GEMMFORGE_BIN=build/bin-carry; timeout 200 build/bin-carry/gemmforge_tune_gpu_tests > $OUT/tune_gpu_tests.log 2>&1; echo "tune gpu tests exit $?"; grep -E "^\[  (PASSED|FAILED)|OK \]|FAILED" $OUT/tune_gpu_tests.log | head; nvidia-smi --query-gpu=timestamp,name,clocks.sm,power.draw --format=csv,noheader
