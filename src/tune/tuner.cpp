@@ -230,17 +230,25 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
   return out;
 }
 
+// A --split-seeds tile in layout l and accumulator a; nullopt where it makes no valid config
+// there (a tile one layout cannot take).
+std::optional<KernelConfig> carried_to(KernelConfig c, Layout l, Accum a) {
+  c.layout = l;
+  c.acc = a;
+  if (!is_valid(c)) return std::nullopt;
+  return c;
+}
+
 std::vector<KernelCandidate> Tuner::split_seeds(const Problem& p, const std::map<std::string, Measurement>& known) const {
   std::vector<KernelCandidate> out;
-  for (KernelConfig c : o_.split_seeds) {
-    c.layout = p.layout;
-    c.acc = p.acc;
-    if (!is_valid(c)) continue;  // a tile one layout cannot take (swap-AB is tn only, say)
+  for (const auto& seed : o_.split_seeds) {
+    const auto c = carried_to(seed, p.layout, p.acc);
+    if (!c) continue;
     LaunchKnobs split;
     split.pdl = true;  // as every launch the search measures (launch_variants)
-    split.splits = split_count(c, p.shape, sm_count_, o_.max_splits);
+    split.splits = split_count(*c, p.shape, sm_count_, o_.max_splits);
     if (split.splits <= 1) continue;  // its tiles fill the SMs: an ordinary config, the search's to propose
-    const KernelCandidate here{c, split};
+    const KernelCandidate here{*c, split};
     if (known.count(here.name()) || !seedable_prior(here, p)) continue;
     out.push_back(here);
   }
@@ -523,6 +531,10 @@ void Tuner::run(TuneResult& r) {
   // shape among them), so the final comparisons do not wait on compiles one by one (session 10's
   // resumed grid tune spent its first 3 of 6 minutes so on a fresh machine).
   std::vector<KernelCandidate> soon;
+  // The --split-seeds tiles in each layout: a few builds, met by the first problem whose tiles leave SMs idle.
+  for (Layout l : o_.layouts)
+    for (const auto& seed : o_.split_seeds)
+      if (const auto c = carried_to(seed, l, o_.acc); c && o_.compile_whole_space) soon.push_back(KernelCandidate{*c, LaunchKnobs{}});
   size_t todo = 0;
   for (const auto& s : shapes)
     for (Layout l : o_.layouts) {
