@@ -48,12 +48,14 @@ def main():
             ratios_c.append(rc)
         mhz = float(g["sm_clock_mhz"]) if g["sm_clock_mhz"] else float("nan")
         ceiling = FLOP_PER_CLOCK * mhz * 1e6 / 1e12
+        tf = lambda row: f"{float(row['tflops']):.0f}" if row else "-"  # a baseline the run did not time
         print(f"| {s[0]}×{s[1]}×{s[2]} | {float(g['tflops']):.0f} | {cfg} ({g['layout']}) | "
-              f"{float(lt['tflops']):.0f} | {float(cb['tflops']):.0f} | {ra:.3f}× | {rc:.3f}× | {mhz:.0f} | "
+              f"{tf(lt)} | {tf(cb)} | {ra:.3f}× | {rc:.3f}× | {mhz:.0f} | "
               f"{float(g['power_w']):.0f} | {float(g['tflops']) / ceiling:.1%} of {ceiling:.0f} |")
     gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+    low = lambda xs: min(xs) if xs else float("nan")
     print(f"\n{len(ratios_a)} shapes: geometric mean {gm(ratios_a):.3f}× vs cuBLASLt-autotune "
-          f"(min {min(ratios_a):.3f}×), {gm(ratios_c):.3f}× vs cuBLAS (min {min(ratios_c):.3f}×)")
+          f"(min {low(ratios_a):.3f}×), {gm(ratios_c):.3f}× vs cuBLAS (min {low(ratios_c):.3f}×)")
 
 
 if __name__ == "__main__":
