@@ -1,13 +1,16 @@
+#include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/gemmforge_sweep.hpp"
 #include "core/progress.hpp"
+#include "jit/cache_key.hpp"
 #include "jit/compile_pool.hpp"
 #include "jit/ptxas_info.hpp"
 #include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
+#include "runtime/table_builds.hpp"
 
 namespace gemmforge::cli {
 namespace {
@@ -18,10 +21,61 @@ struct KernelsArgs {
   std::string acc = "f32";
   bool compile = false;
   std::string sm80_arch = "sm_90a";  // what sm80-family configs are compiled for (no GPU to ask)
+  std::string table;  // the kernels this dispatch table serves, instead of --configs
   std::string out;
 };
 
+// --table: the builds a dispatch table serves, listed or compiled into the cache (so a library's
+// first calls load them). The table must match these kernel sources; its GPU is not checked here,
+// so a table can be prepared on a machine without one.
+int run_table(const KernelsArgs& a) {
+  std::vector<TableBuild> builds;
+  try {
+    std::ifstream in(a.table);
+    if (!in) throw Error("cannot read the file");
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object()) throw Error("not a JSON dispatch table");
+    const TableExpectation here{j.value("gpu", ""), j.value("arch", ""),
+                                jit::include_dirs_fingerprint({kernel_include_dir()})};
+    builds = table_builds(table_from_json(j, here), a.sm80_arch);
+  } catch (const Error& e) {
+    throw UsageError("--table " + a.table + ": " + e.what());
+  }
+  nlohmann::json report = nlohmann::json::array();
+  size_t ok = 0;
+  if (!a.compile) {
+    for (const auto& b : builds) std::cout << b.kernel.build_name() << "\n";
+  } else {
+    jit::KernelCache cache;
+    jit::CompilePool pool(0, &cache);
+    std::vector<jit::CompileRequest> reqs;
+    for (const auto& b : builds) reqs.push_back(b.request);
+    Progress progress("compile", reqs.size());
+    const auto results = pool.compile_all(reqs, [&](size_t done, size_t, size_t, const jit::CompileResult&) {
+      progress.update(done, "");
+    });
+    progress.finish("");
+    size_t cached = 0;
+    for (size_t i = 0; i < results.size(); ++i) {
+      ok += results[i].ok;
+      cached += results[i].from_cache;
+      if (!results[i].ok) std::cout << "FAILED " << builds[i].kernel.build_name() << "\n" << results[i].log.substr(0, 2000) << "\n";
+      auto j = builds[i].kernel.to_json();
+      j["name"] = builds[i].kernel.build_name();
+      j["ok"] = results[i].ok;
+      j["from_cache"] = results[i].from_cache;
+      report.push_back(j);
+    }
+    std::cout << ok << " of " << builds.size() << " kernels of " << a.table << " compiled (" << cached
+              << " were in the cache already) on " << pool.threads() << " threads; cache " << cache.dir().string() << "\n";
+  }
+  if (!a.compile) std::cout << builds.size() << " kernels serve " << a.table << "\n";
+  if (!a.out.empty()) write_file_atomically(a.out, report.dump(1) + "\n");
+  return a.compile && ok != builds.size() ? kExitFailedVerdicts : kExitOk;
+}
+
 int run(const KernelsArgs& a) {
+  if (!a.table.empty()) return run_table(a);
   std::vector<KernelConfig> configs;
   std::vector<Sm80Config> sm80;
   try {
@@ -113,6 +167,8 @@ void add_kernels(CLI::App& app, int& exit_code) {
       "  gemmforge kernels --acc both                      list the valid Hopper configurations\n"
       "  gemmforge kernels --compile --acc both --out k.json   compile them all through NVRTC (cached)\n"
       "  gemmforge kernels --configs sm80 --layout both --compile --sm80-arch sm_80   the mma.sync family, for A100\n"
+      "  gemmforge kernels --table tables/h200.json --compile   every kernel the table serves, so first calls\n"
+      "                                                     load cubins instead of compiling them\n"
       "The cubin cache is $GEMMFORGE_CACHE_DIR, else ~/.cache/gemmforge/kernels.");
   cmd->add_option("--configs", args->configs,
                   "all (the Hopper space), sm80 (the mma.sync family's), or a JSON file with an array of configs")
@@ -122,6 +178,10 @@ void add_kernels(CLI::App& app, int& exit_code) {
   cmd->add_flag("--compile", args->compile, "compile every configuration for sm_90a and report failures");
   cmd->add_option("--sm80-arch", args->sm80_arch, "architecture the sm80-family configs compile for (sm_90a, sm_80, ...)")
       ->capture_default_str();
+  cmd->add_option("--table", args->table,
+                  "instead of --configs: the kernels this dispatch table serves (exact entries, builds for one "
+                  "shape included, and class rules); the table must match these kernel sources")
+      ->excludes(cmd->get_option("--configs"));
   cmd->add_option("--out", args->out, "write the list (with compile results) as JSON");
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
