@@ -44,7 +44,11 @@ int run_table(const KernelsArgs& a) {
   nlohmann::json report = nlohmann::json::array();
   size_t ok = 0;
   if (!a.compile) {
-    for (const auto& b : builds) std::cout << b.kernel.build_name() << "\n";
+    for (const auto& b : builds) {
+      std::cout << b.kernel.build_name() << "\n";
+      report.push_back(b.kernel.to_json());
+      report.back()["name"] = b.kernel.build_name();
+    }
   } else {
     jit::KernelCache cache;
     jit::CompilePool pool(0, &cache);
