@@ -1,6 +1,6 @@
 // The kernels a dispatch table serves, as builds to compile ahead: a library's first call of a
-// shape then loads a cubin from the kernel cache instead of compiling it (a compile takes ~1 s
-// per kernel; a cold cache cost a quarter of session 10's full-grid library run).
+// shape then loads a cubin from the kernel cache instead of compiling it (a compile takes about
+// half a second of CPU per kernel; a cold cache cost a quarter of session 10's full-grid library run).
 #pragma once
 #include <string>
 #include <vector>

@@ -532,9 +532,10 @@ void Tuner::run(TuneResult& r) {
   // resumed grid tune spent its first 3 of 6 minutes so on a fresh machine).
   std::vector<KernelCandidate> soon;
   // The --split-seeds tiles in each layout: a few builds, met by the first problem whose tiles leave SMs idle.
-  for (Layout l : o_.layouts)
-    for (const auto& seed : o_.split_seeds)
-      if (const auto c = carried_to(seed, l, o_.acc); c && o_.compile_whole_space) soon.push_back(KernelCandidate{*c, LaunchKnobs{}});
+  if (o_.compile_whole_space)
+    for (Layout l : o_.layouts)
+      for (const auto& seed : o_.split_seeds)
+        if (const auto c = carried_to(seed, l, o_.acc)) soon.push_back(KernelCandidate{*c, LaunchKnobs{}});
   size_t todo = 0;
   for (const auto& s : shapes)
     for (Layout l : o_.layouts) {
