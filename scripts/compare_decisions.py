@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Two tunes' decisions on the problems both decided, per class: the tuner's best found against
 cuBLASLt-autotune (final, interleaved), what the table serves (1 on a tie or loss), and wins.
-  compare_decisions.py OLD.decisions.csv NEW.decisions.csv"""
-import csv, math, sys
+  compare_decisions.py OLD.decisions.csv NEW.decisions.csv
+OLD may also be a database's winners table as exported (db-winners.csv.gz): every problem it
+decided, where a run's decisions file holds only the problems that run was asked for."""
+import csv, gzip, math, sys
 from collections import defaultdict
 
 def load(path):
-    return {(r["M"], r["N"], r["K"], r["layout"]): r for r in csv.DictReader(open(path)) if r["acc"] == "f32"}
+    f = gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+    return {(r["M"], r["N"], r["K"], r["layout"]): r for r in csv.DictReader(f) if r["acc"] == "f32"}
 
 gm = lambda v: math.exp(sum(map(math.log, v)) / len(v)) if v else float("nan")
 best = lambda r: float(r["baseline_us"]) / float(r["best_us"]) if r["best_us"] and r["baseline_us"] else None
@@ -17,7 +20,7 @@ for k, n in new.items():
     if k not in old:
         continue
     o = old[k]
-    for c in (n["class"], "all"):
+    for c in (n["class"], "all"):  # the winners table has no class column: the new file's
         e = g[c]
         if best(o) and best(n):
             e[0].append(best(o))

@@ -202,7 +202,8 @@ void add_bench(CLI::App& app, int& exit_code, int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("--finalists", args->finalists,
                   "with --impl gemmforge: how many of the quickest configs (first estimate) are re-timed in "
-                  "interleaved rounds to pick the winner")
+                  "interleaved rounds to pick the winner (on a shape whose fastest estimate is over 200 µs, every "
+                  "passing config is: the card is then at its power cap, where estimates rank configs badly)")
       ->capture_default_str();
   cmd->add_flag("--specialize", args->problem.specialize,
                 "with --impl gemmforge: also compile each shape's finalists with its M, N and K as constants "

@@ -43,6 +43,8 @@ struct TuneArgs {
   bool no_rule_measurements = false;
   int max_splits = kMaxSplits;
   int rounds = 9;
+  int heavy_finalists = 6;
+  bool refinal_heavy = false;
   double timeout_s = 30;
   double time_limit_s = 0;
   unsigned compile_threads = 0;
@@ -111,6 +113,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     if (a.max_splits < 1 || a.max_splits > kMaxSplits)
       throw Error("--max-splits must be 1.." + std::to_string(kMaxSplits) + " (1: no split-K)");
     if (a.rounds < 1) throw Error("--rounds must be at least 1");
+    if (a.heavy_finalists < 2) throw Error("--heavy-finalists must be at least 2 (the final of a light problem compares two)");
     if (!(a.timeout_s > 0)) throw Error("--timeout must be positive (seconds per candidate)");
     if (a.time_limit_s < 0) throw Error("--time-limit must not be negative (0: none)");
     if (a.compile_ahead != "all" && a.compile_ahead != "asked") throw Error("--compile-ahead must be all or asked");
@@ -148,6 +151,8 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.measure_rule_gaps = !a.no_rule_measurements;
     o.max_splits = a.max_splits;
     o.final_rounds = a.rounds;
+    o.heavy_finalists = a.heavy_finalists;
+    o.refinal_heavy = a.refinal_heavy;
     o.time_limit_s = a.time_limit_s;
     o.compile_whole_space = a.compile_ahead == "all";
     o.db = a.db;
@@ -189,7 +194,8 @@ int run(const TuneArgs& a, int argc, char** argv) {
             << source.threads() << " compile threads, kernel cache " << cache.dir().string() << "\n";
   const tune::TuneResult r = tune::run_tune(o, backend, source);
   std::cout << "\n" << tune::render_summary(r.summary);
-  std::cout << "\n" << r.problems << " problems: " << r.tuned_now << " tuned now, " << r.already_done
+  std::cout << "\n" << r.problems << " problems: " << r.tuned_now << " tuned now, "
+            << (r.refinaled ? std::to_string(r.refinaled) + " heavy ones compared again, " : std::string()) << r.already_done
             << " already in the database" << (r.skipped ? ", " + std::to_string(r.skipped) + " skipped" : std::string())
             << "; " << r.measured << " candidates measured (" << r.failed << " failed), " << r.not_built
             << " did not compile, " << r.reused
@@ -213,6 +219,9 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "that crashes, hangs (--timeout) or breaks the CUDA context costs only the worker: it is recorded as\n"
       "failed with the reason and a fresh worker goes on. The two fastest are re-timed against\n"
       "cuBLASLt-autotune in interleaved rounds; a win inside the noise is a tie and the table names cuBLASLt.\n"
+      "Where cuBLASLt's estimate is over 200 µs (the card then runs at its power cap, where quick estimates\n"
+      "rank kernels badly) the --heavy-finalists fastest are re-timed so, after a warm-up by time;\n"
+      "--refinal-heavy runs that final again for heavy problems decided before, measuring nothing new.\n"
       "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
       "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
       "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"
@@ -282,6 +291,13 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "build class rules from recorded measurements only (no extra GPU time)");
   cmd->add_option("--max-splits", args->max_splits, "largest split-K tried (1: none)")->capture_default_str();
   cmd->add_option("--rounds", args->rounds, "interleaved rounds of the final comparison")->capture_default_str();
+  cmd->add_option("--heavy-finalists", args->heavy_finalists,
+                  "candidates in the final comparison of a problem whose cuBLASLt estimate is over 200 µs (at the "
+                  "power cap the quick estimates rank kernels otherwise than steady state does)")
+      ->capture_default_str();
+  cmd->add_flag("--refinal-heavy", args->refinal_heavy,
+                "compare heavy problems decided earlier again, with --heavy-finalists, from the measurements in "
+                "the database (nothing new measured)");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")

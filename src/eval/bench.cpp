@@ -38,7 +38,10 @@ BenchRecord base_record(const Shape& s, const Slot& slot, const BenchOptions& o,
 // the slot fails only when no configuration passes. Two stages: a quick estimate of every
 // passing config, then the few fastest (and their shape-specialized builds, when asked for)
 // timed in interleaved rounds after a warm-up, so clock drift during a long sweep (a heavy
-// shape heats the card into its power cap) cannot pick the winner.
+// shape heats the card into its power cap) cannot pick the winner. On a heavy shape every
+// passing config is timed so: the estimates, one config after another while the card heats,
+// rank configs otherwise than steady state does (bench/NOTES.md, session 12, call 3: on 8192³
+// tn the fastest at steady state had the eighth-best estimate).
 void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf, CorrectnessGate& gate, Slot& slot,
                     const std::vector<Operands>& sets) {
   const Problem problem{buf.shape(), slot.layout, o.acc};
@@ -95,6 +98,10 @@ void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf
     finalists.insert(finalists.end(), passed.begin() + std::ptrdiff_t(passed_before), passed.end());
     specialized = passed.size() - passed_before;
   }
+  const bool heavy = est[passed.front()].device_us > o.timing.heavy_call_us;
+  if (heavy)
+    for (size_t i : passed)
+      if (std::find(finalists.begin(), finalists.end(), i) == finalists.end()) finalists.push_back(i);
   std::vector<double> final_us(cands.size(), -1.0);
   size_t best_i = finalists.front();
   if (finalists.size() > 1) {
@@ -104,7 +111,6 @@ void pick_gemmforge(DeviceContext& ctx, const BenchOptions& o, ShapeBuffers& buf
       impls.push_back(cands[i].get());
       fest.push_back(est[i]);
     }
-    const bool heavy = est[finalists.front()].device_us > o.timing.heavy_call_us;
     probe.warm_up(impls, heavy ? o.timing.heavy_warmup_s : o.timing.light_warmup_s);
     const auto timed = probe.measure(impls, fest, Mode::gpu);
     for (size_t f = 0; f < finalists.size(); ++f) final_us[finalists[f]] = timed[f].wall.median;

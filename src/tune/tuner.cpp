@@ -158,7 +158,13 @@ class Tuner {
   // the same kernel built for any shape (a rule serves shapes it was not built for).
   std::vector<Decision> generic_decisions(std::vector<Decision>) const;
   std::optional<Measurement> baseline_estimate(const Shape&, Layout, Accum);
-  void final_comparison(const Shape&, Layout, const std::map<std::string, Measurement>& known);
+  // The baseline's estimate over --heavy-us: the card is at its power cap during the problem.
+  bool heavy(const std::optional<double>& baseline_us) const { return baseline_us && *baseline_us > o_.heavy_us; }
+  // Decided, heavy, and not compared again in this run yet (--refinal-heavy).
+  bool needs_refinal(const Shape&, Layout) const;
+  void refinal_problem(const Shape&, Layout);
+  void final_comparison(const Shape&, Layout, const std::map<std::string, Measurement>& known,
+                        const std::optional<double>& baseline_us);
   std::vector<EntryResult> compare(const Shape&, Layout, const std::vector<std::string>& names,
                                    std::vector<Contender>& contenders, std::optional<EntryResult>& baseline);
   Strategy& strategy_for(const Shape&, Layout);
@@ -183,6 +189,7 @@ class Tuner {
   Progress* progress_ = nullptr;
   size_t progress_done_ = 0;
   int budget_ = 0;  // the measurements of the problem being tuned (budget_for)
+  std::set<std::string> refinaled_;  // problems compared again in this run (--refinal-heavy)
 };
 
 // A decided problem's fastest kernel carried to layout `l`: the same knobs, built for any shape;
@@ -449,7 +456,24 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   } catch (const BudgetSpent&) {
   }
   specialize_best(s, l, known, baseline_us);
-  final_comparison(s, l, known);
+  final_comparison(s, l, known, baseline_us);
+}
+
+bool Tuner::needs_refinal(const Shape& s, Layout l) const {
+  if (!o_.refinal_heavy || needs_work(s, l) || refinaled_.count(problem_name(s, l))) return false;
+  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
+  return db_.decision(s, l, o_.acc) && base && base->verdict == "pass" && heavy(base->median_us);
+}
+
+// The problem's search stays as it was; only its final is run again, over the candidates the
+// database holds for it, so a decision made from two finalists is made from heavy_finalists.
+void Tuner::refinal_problem(const Shape& s, Layout l) {
+  refinaled_.insert(problem_name(s, l));
+  std::map<std::string, Measurement> known;
+  for (auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate")) known[m.config] = m;
+  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
+  budget_ = db_.decision(s, l, o_.acc)->budget;
+  final_comparison(s, l, known, base ? base->median_us : std::nullopt);
 }
 
 std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vector<std::string>& names,
@@ -490,13 +514,15 @@ std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vec
   return results;
 }
 
-void Tuner::final_comparison(const Shape& s, Layout l, const std::map<std::string, Measurement>& known) {
+void Tuner::final_comparison(const Shape& s, Layout l, const std::map<std::string, Measurement>& known,
+                             const std::optional<double>& baseline_us) {
   std::vector<std::pair<double, std::string>> ranked;
   for (const auto& [name, m] : known)
     if (m.verdict == "pass" && m.median_us) ranked.push_back({*m.median_us, name});
   std::sort(ranked.begin(), ranked.end());
+  const size_t count = heavy(baseline_us) ? size_t(std::max(2, o_.heavy_finalists)) : 2;
   std::vector<std::string> finalists;
-  for (size_t i = 0; i < ranked.size() && i < 2; ++i) finalists.push_back(ranked[i].second);
+  for (size_t i = 0; i < ranked.size() && i < count; ++i) finalists.push_back(ranked[i].second);
 
   std::vector<Contender> contenders;
   std::optional<EntryResult> baseline;
@@ -540,6 +566,17 @@ void Tuner::run(TuneResult& r) {
   for (const auto& s : shapes)
     for (Layout l : o_.layouts) {
       ++r.problems;
+      if (needs_refinal(s, l)) {
+        ++todo;
+        // Its finalists compile ahead, as a search's seeds do.
+        std::vector<std::pair<double, std::string>> ranked;
+        for (const auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate"))
+          if (m.verdict == "pass" && m.median_us) ranked.push_back({*m.median_us, m.config});
+        std::sort(ranked.begin(), ranked.end());
+        for (size_t i = 0; i < ranked.size() && i < size_t(o_.heavy_finalists); ++i)
+          if (const auto c = candidate_named(db_, ranked[i].second)) soon.push_back(*c);
+        continue;
+      }
       if (!needs_work(s, l)) {
         ++r.already_done;
         continue;
@@ -574,7 +611,7 @@ void Tuner::run(TuneResult& r) {
   for (const auto& s : shapes) {
     std::vector<Layout> layouts;
     for (Layout l : o_.layouts)
-      if (needs_work(s, l)) layouts.push_back(l);
+      if (needs_work(s, l) || needs_refinal(s, l)) layouts.push_back(l);
     if (layouts.empty()) continue;
     if (out_of_time()) {
       r.stopped_by_time_limit = true;
@@ -585,9 +622,14 @@ void Tuner::run(TuneResult& r) {
       backend_.open(s, o_.acc, o_.seed);
       for (; next < layouts.size(); ++next) {
         progress.update(done, status(s, layouts[next]));
-        tune_problem(s, layouts[next], progress, done);
+        if (needs_refinal(s, layouts[next])) {
+          refinal_problem(s, layouts[next]);
+          ++r.refinaled;
+        } else {
+          tune_problem(s, layouts[next], progress, done);
+          ++r.tuned_now;
+        }
         ++done;
-        ++r.tuned_now;
       }
       open_failures_in_a_row = 0;
     } catch (const ShapeSetupError& e) {
@@ -598,7 +640,9 @@ void Tuner::run(TuneResult& r) {
         throw Error("three shapes in a row could not be set up on the device; last: " + std::string(e.what()));
     }
   }
-  progress.finish(std::to_string(r.tuned_now) + " problems tuned, " + std::to_string(measured_) +
+  progress.finish(std::to_string(r.tuned_now) + " problems tuned, " +
+                  (r.refinaled ? std::to_string(r.refinaled) + " heavy ones compared again, " : std::string()) +
+                  std::to_string(measured_) +
                   " candidates measured (" + std::to_string(failed_) + " failed), " +
                   (not_built_ ? std::to_string(not_built_) + " did not compile, " : std::string()) +
                   std::to_string(reused_) + " results reused from the database" +
@@ -828,6 +872,8 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"acc", to_string(o.acc)}, {"shapes", o.shapes.size()}, {"seeds", o.seeds},
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
+                             {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
+                             {"refinal_heavy", o.refinal_heavy},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()
@@ -871,6 +917,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                   {"table", r.table_path.string()},
                                   {"problems", r.problems},
                                   {"tuned_now", r.tuned_now},
+                                  {"refinaled", r.refinaled},
                                   {"already_done", r.already_done},
                                   {"skipped", r.skipped},
                                   {"stopped_by_time_limit", r.stopped_by_time_limit},

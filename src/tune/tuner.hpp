@@ -2,7 +2,8 @@
 // compiled ahead in the tuner process and measured (gated, then a quick estimate) by the worker,
 // and every result goes into the results database as it comes. On tiny shapes (and where no
 // Hopper kernel can serve the shape) sm80-family configs share the budget. Optionally the best
-// candidates are rebuilt for the problem's exact shape and measured too. The two fastest are
+// candidates are rebuilt for the problem's exact shape and measured too. The two fastest (on a
+// problem heavy enough to heat the card into its power cap, heavy_finalists of them) are
 // re-measured against cuBLASLt-autotune in interleaved rounds, and the dispatch table is written
 // from the database: exact entries for every tuned problem (either family, generic or built for
 // the shape), one rule per shape class (generic kernels only).
@@ -61,6 +62,16 @@ struct TuneOptions {
   int max_splits = kMaxSplits;
   double min_tie = 0.01;
   int final_rounds = 9;
+  // A problem whose baseline estimate is over heavy_us heats the card into its power cap. Its
+  // quick estimates, taken one candidate at a time with the card cooler, rank kernels otherwise
+  // than steady state does (bench/NOTES.md, session 12, call 3: on 8192³ the best estimate
+  // was 1.16x slower in the interleaved rounds, where a kernel estimated 9% slower won), so its
+  // final comparison times its heavy_finalists fastest candidates at steady state, not two.
+  double heavy_us = 200;  // TimingOptions::heavy_call_us, where the timer warms up by time
+  int heavy_finalists = 6;
+  // --refinal-heavy: every heavy problem already decided gets its final comparison again with
+  // heavy_finalists, from the measurements in the database (nothing new is measured), once per run.
+  bool refinal_heavy = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";
@@ -75,6 +86,7 @@ struct TuneResult {
   std::vector<ClassSummary> summary;
   Table table;
   size_t problems = 0, tuned_now = 0, already_done = 0, skipped = 0;
+  size_t refinaled = 0;  // decided heavy problems compared again (--refinal-heavy)
   long long measured = 0, reused = 0, failed = 0;  // candidate measurements
   long long not_built = 0;  // candidates that did not compile (or spill): recorded, not measured
   long long foreign = 0;  // measurements in the database from other environments (not used)

@@ -12,6 +12,8 @@
 //   --baseline-scale X   the baseline's time times X
 //   --sm80-speedup X     sm80-family kernels X times faster than their Hopper model
 //   --specialized-speedup X   builds for one shape X times faster than the generic build
+//   --steady-slower NAME      config NAME 1.5x slower in the final comparison than in its estimate
+//                             (as a kernel that loses more than others at the power cap)
 //   --log FILE      one line per request: "op M N K layout name"
 #include <sys/resource.h>
 #include <unistd.h>
@@ -40,6 +42,7 @@ struct Plan {
   bool no_gpu = false;
   double baseline_scale = 1.0;
   testing::FakeSpeedups speedups;
+  std::set<std::string> steady_slower;
   std::string log;
 };
 
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
     else if (a == "--open-fails") plan.open_fails.insert(value());
     else if (a == "--sm80-speedup") plan.speedups.sm80 = std::stod(value());
     else if (a == "--specialized-speedup") plan.speedups.specialized = std::stod(value());
+    else if (a == "--steady-slower") plan.steady_slower.insert(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);
     else {
@@ -151,8 +155,9 @@ int main(int argc, char** argv) {
         if (e.candidate) {
           if (auto it = plan.misbehave.find(e.candidate->config_name()); it != plan.misbehave.end()) misbehave(it->second);
         }
-        const double t = e.candidate ? testing::fake_candidate_us(shape, *e.candidate, plan.speedups)
-                                     : testing::fake_baseline_us(shape) * plan.baseline_scale;
+        double t = e.candidate ? testing::fake_candidate_us(shape, *e.candidate, plan.speedups)
+                               : testing::fake_baseline_us(shape) * plan.baseline_scale;
+        if (e.candidate && plan.steady_slower.count(e.candidate->config_name())) t *= 1.5;
         x.median_us = t;
         x.p25_us = t * 0.997;
         x.p75_us = t * 1.003;

@@ -846,5 +846,55 @@ TEST(Tuner, SplitSeedsAreMeasuredFirstSplitWhereTheirTilesLeaveSmsIdleInTheProbl
   EXPECT_EQ(seeded(ms), 1u);
 }
 
+// A problem whose baseline estimate is over --heavy-us runs at the power cap, where the quick
+// estimates rank kernels badly: its final times more of its fastest candidates at steady state.
+TEST(Tuner, AHeavyProblemsFinalComparesMoreCandidatesThanALightOnes) {
+  Fixture f;
+  const Shape light{512, 512, 512}, heavy{4096, 4096, 4096};  // baselines ~3 µs and ~277 µs
+  auto o = f.options({light, heavy}, 7);
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  f.run(o);
+  const auto compares = f.logged("compare");
+  ASSERT_EQ(compares.size(), 2u);
+  EXPECT_EQ(compares[0], "compare 512 512 512 tn 3");       // two finalists and cuBLASLt
+  EXPECT_EQ(compares[1], "compare 4096 4096 4096 tn 7");    // six and cuBLASLt
+}
+
+// Where the two best estimates both lose at steady state, a final of two misses the kernel that
+// wins there; --refinal-heavy compares the decided heavy problem again, measuring nothing new.
+TEST(Tuner, RefinalHeavyDecidesAHeavyProblemAgainFromItsRecordedCandidates) {
+  Fixture f;
+  const Shape light{512, 512, 512}, heavy{4096, 4096, 4096};
+  const KernelConfig second = f.slow[2];  // 64x32, 4 stages: the best estimate after `good`
+  const std::vector<std::string> slower = {"--steady-slower", f.good.name(), "--steady-slower", second.name()};
+  auto o = f.options({light, heavy}, 7);
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  o.heavy_finalists = 2;
+  f.run(o, slower);
+  const auto before = f.db().decision(heavy, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  EXPECT_TRUE(is_variant_of(before->best, f.good) || is_variant_of(before->best, second)) << before->best;
+  const size_t measured_before = f.logged("measure").size();
+
+  o.heavy_finalists = 6;
+  o.refinal_heavy = true;
+  const TuneResult again = f.run(o, slower);
+  EXPECT_EQ(again.refinaled, 1u);  // the light problem is left as it was
+  EXPECT_EQ(again.already_done, 1u);
+  EXPECT_EQ(again.measured, 0);
+  EXPECT_EQ(f.logged("measure").size(), measured_before);
+  const auto compares = f.logged("compare");
+  ASSERT_EQ(compares.size(), 3u);
+  EXPECT_EQ(compares.back(), "compare 4096 4096 4096 tn 7");
+  const auto after = f.db().decision(heavy, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_FALSE(is_variant_of(after->best, f.good) || is_variant_of(after->best, second)) << after->best;
+  EXPECT_EQ(after->budget, before->budget);
+}
+
 }  // namespace
 }  // namespace gemmforge::tune
