@@ -163,6 +163,14 @@ class Tuner {
   // Decided, heavy, and not compared again in this run yet (--refinal-heavy).
   bool needs_refinal(const Shape&, Layout) const;
   void refinal_problem(const Shape&, Layout);
+  // How many candidates a problem's final compares: two, heavy_finalists on a heavy one.
+  size_t finalist_count(bool heavy_problem) const { return heavy_problem ? size_t(std::max(2, o_.heavy_finalists)) : 2; }
+  // A problem's candidate measurements in the database, by name.
+  std::map<std::string, Measurement> recorded(const Shape& s, Layout l) const {
+    std::map<std::string, Measurement> known;
+    for (auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate")) known[m.config] = m;
+    return known;
+  }
   void final_comparison(const Shape&, Layout, const std::map<std::string, Measurement>& known,
                         const std::optional<double>& baseline_us);
   std::vector<EntryResult> compare(const Shape&, Layout, const std::vector<std::string>& names,
@@ -273,6 +281,17 @@ Strategy& Tuner::strategy_for(const Shape& s, Layout l) {
   }
   per_problem_strategy_ = make_strategy(o_.strategy, problem_seed(o_.seed, s, l));
   return *per_problem_strategy_;
+}
+
+// The names of the fastest passing candidates by estimate, at most `count`.
+std::vector<std::string> fastest_passing(const std::map<std::string, Measurement>& known, size_t count) {
+  std::vector<std::pair<double, std::string>> ranked;
+  for (const auto& [name, m] : known)
+    if (m.verdict == "pass" && m.median_us) ranked.push_back({*m.median_us, name});
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ranked.size() && i < count; ++i) out.push_back(ranked[i].second);
+  return out;
 }
 
 std::string Tuner::status(const Shape& s, Layout l) const {
@@ -469,11 +488,9 @@ bool Tuner::needs_refinal(const Shape& s, Layout l) const {
 // database holds for it, so a decision made from two finalists is made from heavy_finalists.
 void Tuner::refinal_problem(const Shape& s, Layout l) {
   refinaled_.insert(problem_name(s, l));
-  std::map<std::string, Measurement> known;
-  for (auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate")) known[m.config] = m;
   const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
   budget_ = db_.decision(s, l, o_.acc)->budget;
-  final_comparison(s, l, known, base ? base->median_us : std::nullopt);
+  final_comparison(s, l, recorded(s, l), base ? base->median_us : std::nullopt);
 }
 
 std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vector<std::string>& names,
@@ -516,13 +533,7 @@ std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vec
 
 void Tuner::final_comparison(const Shape& s, Layout l, const std::map<std::string, Measurement>& known,
                              const std::optional<double>& baseline_us) {
-  std::vector<std::pair<double, std::string>> ranked;
-  for (const auto& [name, m] : known)
-    if (m.verdict == "pass" && m.median_us) ranked.push_back({*m.median_us, name});
-  std::sort(ranked.begin(), ranked.end());
-  const size_t count = heavy(baseline_us) ? size_t(std::max(2, o_.heavy_finalists)) : 2;
-  std::vector<std::string> finalists;
-  for (size_t i = 0; i < ranked.size() && i < count; ++i) finalists.push_back(ranked[i].second);
+  const std::vector<std::string> finalists = fastest_passing(known, finalist_count(heavy(baseline_us)));
 
   std::vector<Contender> contenders;
   std::optional<EntryResult> baseline;
@@ -569,12 +580,8 @@ void Tuner::run(TuneResult& r) {
       if (needs_refinal(s, l)) {
         ++todo;
         // Its finalists compile ahead, as a search's seeds do.
-        std::vector<std::pair<double, std::string>> ranked;
-        for (const auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate"))
-          if (m.verdict == "pass" && m.median_us) ranked.push_back({*m.median_us, m.config});
-        std::sort(ranked.begin(), ranked.end());
-        for (size_t i = 0; i < ranked.size() && i < size_t(o_.heavy_finalists); ++i)
-          if (const auto c = candidate_named(db_, ranked[i].second)) soon.push_back(*c);
+        for (const auto& name : fastest_passing(recorded(s, l), finalist_count(true)))
+          if (const auto c = candidate_named(db_, name)) soon.push_back(*c);
         continue;
       }
       if (!needs_work(s, l)) {
