@@ -247,6 +247,29 @@ long long ResultsDb::foreign_count() const {
   return s.step() ? s.i64(0) : 0;
 }
 
+std::vector<DbEnvironment> ResultsDb::environments(const std::filesystem::path& path) {
+  check_file(path);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  sqlite3* db = detail::open_sqlite(path, SQLITE_OPEN_READONLY);
+  struct Closer {
+    sqlite3* db;
+    ~Closer() { sqlite3_close(db); }
+  } closer{db};
+  Statement s(db, "SELECT key, gpu, arch, kernel_source_hash, driver, cuda FROM environments ORDER BY id", path);
+  std::vector<DbEnvironment> out;
+  while (s.step()) {
+    DbEnvironment e{s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
+    const std::string key = s.text(0);
+    const auto bar = key.rfind("|m");
+    e.protocol = bar != std::string::npos && bar + 2 < key.size() && key.find('|', bar + 1) == std::string::npos
+                     ? key.substr(bar + 2)
+                     : "1";
+    out.push_back(e);
+  }
+  return out;
+}
+
 void ResultsDb::record_decision(const Decision& d) {
   Statement s(db_, "INSERT OR REPLACE INTO winners (env, M, N, K, layout, acc, config, speedup, outcome, best, runner_up, "
                    "best_us, runner_up_us, baseline_us, tie_band, budget, run) "

@@ -71,6 +71,9 @@ class ResultsDb {
   // Without writing anything: throws Error when the file exists and is not a gemmforge results
   // database this version can use (so a command can refuse it before any GPU work).
   static void check_file(const std::filesystem::path&);
+  // Every environment the file has registered (protocol read from its key), read without writing;
+  // none when the file does not exist. Throws Error for a file that is not a results database.
+  static std::vector<DbEnvironment> environments(const std::filesystem::path&);
 
   // A run: the command, the environment as the device reported it (JSON: clocks, versions) and
   // the settings. Measurements and decisions recorded afterwards name it.
@@ -91,6 +94,7 @@ class ResultsDb {
   std::vector<Measurement> all_in_this_environment() const;
   // How many measurements the file holds from other environments (reported, never reused).
   long long foreign_count() const;
+
 
   void record_decision(const Decision&);
   std::optional<Decision> decision(const Shape&, Layout, Accum) const;

@@ -64,6 +64,9 @@ expect_failure("db: export of a non-database" 2 "not a gemmforge results databas
 expect_failure("db: import from a non-export" 2 "not an exported results database" db import --dir . --db new.sqlite)
 expect_failure("db: import over a file" 2 "import writes a new database only" db import --dir . --db bad_shapes.txt)
 expect_failure("db: no verb" 2 "subcommand" db)
+expect_failure("db carry: no kernels directory" 2 "is not a directory" db carry --db bad_shapes.txt --from-kernels nowhere)
+expect_failure("db carry: a non-database" 2 "not a gemmforge results database" db carry --db bad_shapes.txt --from-kernels .)
+expect_failure("db carry: no database" 2 "does not exist" db carry --db missing.sqlite --from-kernels .)
 expect_failure("tune: worker timeout" 2 "--timeout must be positive" tune --shape 64x64x64 --timeout 0)
 expect_failure("tune: no config of the families" 2 "holds no config of the families searched"
                tune --shape 64x64x64 --configs sm80 --families hopper)

@@ -8,10 +8,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
+
+#include <unistd.h>
 
 #include "core/kernel_config.hpp"
 #include "core/shape.hpp"
+#include "jit/code_fingerprint.hpp"
 #include "jit/compile_pool.hpp"
+#include "jit/nvrtc_compiler.hpp"
 #include "jit/ptxas_info.hpp"
 #include "sass.hpp"
 
@@ -49,6 +55,54 @@ TEST(KernelCompile, ACoveringSampleCompilesForSm90aWithoutSpills) {
     EXPECT_EQ(results[i].spill_bytes, 0) << sample[i].name() << ": local-memory spills\n" << results[i].log;
     EXPECT_GT(results[i].registers, 0) << sample[i].name();
   }
+}
+
+// A copy of kernels/ with one file's text changed by `edit`.
+std::filesystem::path edited_kernels(const std::string& tag, const std::string& file,
+                                     const std::function<std::string(std::string)>& edit) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gemmforge_fingerprint_" + tag + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(std::string(GEMMFORGE_SOURCE_DIR) + "/kernels", dir, std::filesystem::copy_options::recursive);
+  std::ifstream in(dir / file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  std::ofstream(dir / file) << edit(text);
+  return dir;
+}
+
+// What `gemmforge db carry` relies on: lines a build does not compile change its line table,
+// not its code; a change in what it compiles changes its code.
+TEST(KernelCompile, CodeFingerprintIgnoresLineNumbersAndFollowsTheCode) {
+  KernelConfig c;
+  c.block_m = c.block_n = 64;
+  c.stages = 8;
+  c.consumers = 1;
+  const auto shifted = edited_kernels("shifted", "sm90/mainloop.cuh",
+                                      [](std::string t) { return "// a comment that moves every line down\n" + t; });
+  const auto changed = edited_kernels("changed", "sm90/pipeline.cuh", [](std::string t) {
+    const std::string at = "mbarrier_wait(smem.empty(s), pos.phase ^ 1);";
+    EXPECT_NE(t.find(at), std::string::npos);
+    return t.replace(t.find(at), at.size(), at + " __nanosleep(1);");
+  });
+  auto build = [&](const std::string& dir) {
+    auto r = request(c);
+    r.include_dirs = {dir};
+    return jit::compile(r);
+  };
+  const auto base = build(std::string(GEMMFORGE_SOURCE_DIR) + "/kernels");
+  const auto moved = build(shifted.string());
+  const auto other = build(changed.string());
+  std::filesystem::remove_all(shifted);
+  std::filesystem::remove_all(changed);
+  ASSERT_TRUE(base.ok && moved.ok && other.ok) << base.log << moved.log << other.log;
+  EXPECT_NE(base.cubin, moved.cubin) << "-lineinfo records the moved lines";
+  EXPECT_EQ(jit::code_fingerprint(base.cubin), jit::code_fingerprint(moved.cubin));
+  EXPECT_NE(jit::code_fingerprint(base.cubin), jit::code_fingerprint(other.cubin));
+  EXPECT_EQ(jit::code_fingerprint(base.cubin).size(), 32u);
+  EXPECT_THROW(jit::code_fingerprint(std::vector<char>(100, 'x')), Error);
+  auto cut = base.cubin;
+  cut.resize(cut.size() / 2);  // the section table is at the end
+  EXPECT_THROW(jit::code_fingerprint(cut), Error);
 }
 
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {

@@ -16,6 +16,7 @@
 
 #include "fake_device.hpp"
 #include "runtime/table.hpp"
+#include "tune/carry.hpp"
 #include "tune/tuner.hpp"
 #include "tune/worker_backend.hpp"
 
@@ -894,6 +895,69 @@ TEST(Tuner, RefinalHeavyDecidesAHeavyProblemAgainFromItsRecordedCandidates) {
   ASSERT_TRUE(after);
   EXPECT_FALSE(is_variant_of(after->best, f.good) || is_variant_of(after->best, second)) << after->best;
   EXPECT_EQ(after->budget, before->budget);
+}
+
+// After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
+// candidates built to the same code, every baseline, and the decisions of problems that measured
+// no changed candidate. A tune under the new source then finishes only the other problems.
+TEST(Tuner, CarriedResultsOfUnchangedCandidatesLetATuneUnderANewKernelSourceResume) {
+  Fixture f;
+  const Shape one{512, 512, 512}, two{1024, 256, 2048};
+  auto o = f.options({one}, 1);  // measures the first config only
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  f.run(o);
+  o.shapes = {two};
+  o.budget = 3;  // the first three, the edited one among them
+  f.run(o);
+  const KernelConfig edited = f.slow[1];
+
+  CarryOptions c;
+  c.db = o.db;
+  c.from = DbEnvironment{"Fake GPU", "sm_90a", "hash1", "", ""};
+  c.to = DbEnvironment{"Fake GPU", "sm_90a", "hash2", "", ""};
+  c.same_code = [&](const KernelCandidate& k) { return std::optional<bool>(k.config_name() != edited.name()); };
+  c.command = "gemmforge db carry (test)";
+  const CarryResult r = carry_results(c);
+  EXPECT_GE(r.identical, 2u);
+  EXPECT_EQ(r.changed, 1u);
+  EXPECT_EQ(r.decisions, 1);  // the first shape's; the second measured the edited config
+  EXPECT_GE(r.baselines, 2);
+  const ResultsDb now = f.db("Fake GPU", "hash2");
+  EXPECT_TRUE(now.decision(one, Layout::tn, Accum::f32));
+  EXPECT_FALSE(now.decision(two, Layout::tn, Accum::f32));
+  const auto carried = now.measurements_of(two, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  EXPECT_EQ(carried.size(), 2u);
+  for (const auto& m : carried) {
+    EXPECT_FALSE(is_variant_of(m.config, edited)) << m.config;
+    EXPECT_EQ(m.note.rfind("carried from kernel source hash1: the same code", 0), 0u) << m.note;
+  }
+  // Carrying again adds nothing.
+  const CarryResult again = carry_results(c);
+  EXPECT_EQ(again.measurements + again.baselines + again.decisions, 0);
+  EXPECT_GT(again.already, 0);
+
+  // Under the new source: the first shape is done; the second has spent its budget on the
+  // carried measurements, so only its final runs.
+  const size_t measured_before = f.logged("measure").size(), compared_before = f.logged("compare").size();
+  auto n = f.options({one, two}, 1);
+  n.seeds = 0;
+  n.neighbour_seeds = 0;
+  n.measure_rule_gaps = false;
+  n.kernel_source_hash = "hash2";
+  const TuneResult t = f.run(n);
+  EXPECT_EQ(t.already_done, 1u);
+  EXPECT_EQ(t.tuned_now, 1u);
+  EXPECT_EQ(t.measured, 0);
+  EXPECT_EQ(f.logged("measure").size(), measured_before);
+  EXPECT_EQ(f.logged("compare").size(), compared_before + 1);
+
+  // Only between kernel sources of one GPU, architecture and protocol.
+  c.to.gpu = "Other GPU";
+  EXPECT_THROW(carry_results(c), Error);
+  c.to = c.from;
+  EXPECT_THROW(carry_results(c), Error);
 }
 
 }  // namespace
