@@ -82,7 +82,10 @@ int carry(const std::string& db, const std::string& from_dir, const std::string&
     o.db = db;
     o.from = from;
     o.to = to;
-    o.same_code = [&](const KernelCandidate& c) { return same.at(c.name()); };
+    o.same_code = [&](const KernelCandidate& c) {
+      const auto it = same.find(c.name());  // a name this version spells otherwise: not compared, so not carried
+      return it == same.end() ? std::nullopt : it->second;
+    };
     o.command = command;
     const auto r = tune::carry_results(o);
     std::cout << from.gpu << " " << from.arch << ": " << r.candidates << " candidates, " << r.identical
