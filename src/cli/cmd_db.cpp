@@ -154,7 +154,7 @@ void add_db(CLI::App& app, int& exit_code) {
   car->add_option("--db", *db, "the results database (SQLite) to read and add to")->required();
   car->add_option("--from-kernels", *from, "the kernels/ directory of the source the results were measured with")
       ->required();
-  car->callback([db, from, &exit_code, cmd] {
+  car->callback([db, from, &exit_code] {
     as_usage_error([&] {
       if (!std::filesystem::is_directory(*from)) throw Error("--from-kernels " + *from + " is not a directory");
       ResultsDb::check_file(*db);

@@ -6,19 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tune/tuner.hpp"
+
 namespace gemmforge::tune {
 namespace {
 
 using ProblemKey = std::tuple<int64_t, int64_t, int64_t, int, int>;
 ProblemKey key_of(const Shape& s, Layout l, Accum a) { return {s.M, s.N, s.K, int(l), int(a)}; }
-
-KernelCandidate parse_candidate(const std::filesystem::path& db, const std::string& name, const std::string& json) {
-  try {
-    return KernelCandidate::from_json(nlohmann::json::parse(json));
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("results database '" + db.string() + "': candidate " + name + " is damaged: " + e.what());
-  }
-}
 
 }  // namespace
 
@@ -28,7 +22,7 @@ std::vector<KernelCandidate> measured_candidates(const std::filesystem::path& db
   std::vector<KernelCandidate> out;
   for (const auto& m : d.all_in_this_environment())
     if (m.impl == "gemmforge" && seen.insert(m.config).second)
-      if (const auto json = d.candidate_json(m.config)) out.push_back(parse_candidate(db, m.config, *json));
+      if (const auto c = candidate_named(d, m.config)) out.push_back(*c);
   return out;
 }
 
@@ -45,8 +39,8 @@ CarryResult carry_results(const CarryOptions& o) {
   std::map<std::string, bool> unchanged;  // candidate name -> same code under both sources
   for (const auto& m : measured) {
     if (m.impl != "gemmforge" || unchanged.count(m.config)) continue;
-    const auto json = from.candidate_json(m.config);
-    const std::optional<bool> same = json ? o.same_code(parse_candidate(o.db, m.config, *json)) : std::nullopt;
+    const auto c = candidate_named(from, m.config);
+    const std::optional<bool> same = c ? o.same_code(*c) : std::nullopt;
     unchanged[m.config] = same.value_or(false);
     ++r.candidates;
     if (!same) {

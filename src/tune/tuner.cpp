@@ -17,6 +17,17 @@
 #include "tune/decisions.hpp"
 
 namespace gemmforge::tune {
+
+std::optional<KernelCandidate> candidate_named(const ResultsDb& db, const std::string& name) {
+  const auto text = db.candidate_json(name);
+  if (!text) return std::nullopt;
+  try {
+    return KernelCandidate::from_json(nlohmann::json::parse(*text));
+  } catch (const std::exception& e) {
+    throw Error("results database '" + db.path().string() + "': candidate " + name + " is damaged: " + e.what());
+  }
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -28,16 +39,6 @@ struct BudgetSpent {};
 
 // The verdict of a candidate that did not compile (or spills): recorded, not measured.
 const std::string kNotBuilt = "fail: not built: ";
-
-std::optional<KernelCandidate> candidate_named(const ResultsDb& db, const std::string& name) {
-  const auto text = db.candidate_json(name);
-  if (!text) return std::nullopt;
-  try {
-    return KernelCandidate::from_json(nlohmann::json::parse(*text));
-  } catch (const std::exception& e) {
-    throw Error("results database '" + db.path().string() + "': candidate " + name + " is damaged: " + e.what());
-  }
-}
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t x = a ^ (b + 0x9E3779B97F4A7C15ull + (a << 6) + (a >> 2));

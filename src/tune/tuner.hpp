@@ -106,6 +106,10 @@ int budget_for(const TuneOptions&, const std::optional<double>& baseline_us);
 // The distance between two shapes in (log2 M, log2 N, log2 K), summed: 1 per doubling of a dimension.
 double shape_distance(const Shape&, const Shape&);
 
+// The candidate a database names, from its JSON; nullopt when the database has none of that
+// name. Throws Error (naming the file and the candidate) when the JSON does not read.
+std::optional<KernelCandidate> candidate_named(const ResultsDb&, const std::string& name);
+
 // The database key of the device a backend reports.
 DbEnvironment db_environment(const nlohmann::json& device, const std::string& kernel_source_hash);
 
