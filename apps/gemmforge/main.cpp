@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
       "  gemmforge ceilings --out results/ceilings         launch latency, HBM bandwidth, fp16 TF/s of this GPU\n"
       "  gemmforge kernels --compile                       compile gemmforge's Hopper kernels (no GPU needed)\n"
       "  gemmforge tune --shapes grid --out table.json     search kernels per shape; write a dispatch table\n"
+      "  gemmforge trace --shape 4096x4096x1024 --kernel NAME   where one launch of a kernel spends its time\n"
       "  gemmforge db export --db tune.sqlite --dir D      keep a tune's database as CSV files (import: back)\n"
       "Run 'gemmforge SUBCOMMAND --help' for each one's options.");
   app.require_subcommand(1);
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   add_strategies(app, exit_code);
   add_tune(app, exit_code, argc, argv);
   add_db(app, exit_code);
+  add_trace(app, exit_code, argc, argv);
   add_worker(app, exit_code);
   try {
     app.parse(argc, argv);

@@ -25,6 +25,7 @@
 #include "sm90/pipeline.cuh"
 #include "sm90/split_k.cuh"
 #include "sm90/tile_scheduler.cuh"
+#include "sm90/trace.cuh"
 
 namespace gemmforge::sm90 {
 
@@ -36,6 +37,11 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   using namespace ptx;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const SharedStorage<T> smem(smem_raw);
+  if (threadIdx.x == 0) {
+    trace::cta(trace::kEntryNs, trace::nanoseconds());
+    trace::cta(trace::kEntryClock, trace::clock());
+    trace::cta(trace::kSmId, trace::sm_id());
+  }
   // The tensor maps are kernel parameters, never written by an earlier kernel: fetching them can
   // overlap the previous kernel's tail (with PDL) instead of delaying the first loads after it.
   if (threadIdx.x == 0) {
@@ -48,6 +54,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   // The next kernel may be scheduled at once: it waits for this one's completion in turn.
   grid_dependency_wait();
   grid_dependents_launch();
+  if (threadIdx.x == 0) trace::cta(trace::kGridWaitClock, trace::clock());
 
   const int k_blocks = (K + T::kBlockK - 1) / T::kBlockK;  // the K tail is zero-filled by TMA
   const TileScheduler<T::kClusterM, T::kClusterN> sched(M, N, T::kBlockM, T::kBlockN, group_m, k_blocks, splits,
@@ -69,7 +76,12 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     unsigned epilogue_blocks = 0;  // TMA-store staging buffer parity
     int walked = 0;  // units of this CTA's walk so far
     auto cursor = sched.start();
-    for (WorkUnit w; sched.next(cursor, rank, w); ++walked) {
+    // The thread that stamps the units this warpgroup takes (trace.cuh; nothing in other builds).
+    const bool stamps = threadIdx.x % 128 == 0 && (T::kPingPong || consumer == 0);
+    auto stamp_done = [&] {
+      if (stamps && (!T::kPingPong || walked % 2 == consumer)) trace::unit(walked, trace::kUnitDone, trace::clock());
+    };
+    for (WorkUnit w; sched.next(cursor, rank, w); stamp_done(), ++walked) {
       if (T::kPingPong && walked % 2 != consumer) {  // the other warpgroup's unit: skip its stages
         pos.template advance<T::kStages>(w.kb_count);
         continue;
@@ -80,7 +92,15 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       // running while the other stores its tile.
       if constexpr (T::kPingPong)
         if (walked > 0) named_barrier_sync(T::kMainloopOrderBarrier + consumer, 256);
+      if constexpr (trace::enabled())
+        if (stamps) {
+          trace::unit(walked, trace::kUnitShape, u64(w.kb_count) | u64(w.parts) << 32);
+          trace::unit(walked, trace::kUnitStart, trace::clock());
+          mbarrier_wait(smem.full(pos.stage), pos.phase);  // the main loop's first wait, done early
+          trace::unit(walked, trace::kUnitFirstData, trace::clock());
+        }
       mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc);
+      if (stamps) trace::unit(walked, trace::kUnitMainDone, trace::clock());
       if constexpr (T::kPingPong)
         if (sched.more(cursor)) named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
       const int row0 = w.tile_m * T::kBlockM + wg_row_offset, col0 = w.tile_n * T::kBlockN;
@@ -109,6 +129,11 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     if constexpr (T::kTmaStore)
       if (T::kEpiPerWarp ? lane_id() == 0 : threadIdx.x % 128 == 0)
         tma_store_wait_all<0>();  // the buffers must outlive the stores each issuing thread committed
+    if (stamps && consumer == 0) {
+      trace::cta(trace::kConsumerEndClock, trace::clock());
+      trace::cta(trace::kConsumerEndNs, trace::nanoseconds());
+      trace::cta(trace::kUnitsWalked, u64(walked));
+    }
   }
   // A CTA leaves only when its partner no longer multicasts into it or arrives on its barriers,
   // and, reducing in a cluster, when no other CTA still reads its partial sums.
@@ -133,6 +158,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   } else if constexpr (T::kClusterSize > 1) {
     cluster_sync();
   }
+  if (threadIdx.x == 128) trace::cta(trace::kExitClock, trace::clock());
 #else
   // Built for an architecture without wgmma (the sm_80 pass of an AOT build): never launched.
   (void)tmap_a, (void)tmap_b, (void)tmap_c, (void)C, (void)M, (void)N, (void)K, (void)group_m, (void)splits,

@@ -5,6 +5,7 @@
 #include "ptx/mbarrier.cuh"
 #include "ptx/tma.cuh"
 #include "sm90/tile_scheduler.cuh"
+#include "sm90/trace.cuh"
 
 namespace gemmforge::sm90 {
 
@@ -86,12 +87,16 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
   using namespace ptx;
   constexpr u16 kBoth = 0b11;
   RingPosition pos;
+  u64 wait_clocks = 0, last_issue = 0;  // for trace.cuh's stamps only: always 0 in other builds
+  bool issued = false;
   auto cursor = sched.start();
   for (WorkUnit w; sched.next(cursor, rank, w);) {
     const int tm = w.tile_m, tn = w.tile_n;
     for (int kb = w.kb_begin; kb < w.kb_begin + w.kb_count; ++kb) {
       const int s = pos.stage;
+      const u64 wait_start = trace::clock();
       mbarrier_wait(smem.empty(s), pos.phase ^ 1);  // a fresh barrier counts as released
+      wait_clocks += trace::clock() - wait_start;
       // Full stage bytes land in every CTA: its own half and its partner's half when multicast.
       mbarrier_arrive_expect_tx(smem.full(s), T::kStageBytes);
       const int k0 = kb * T::kBlockK;
@@ -118,9 +123,16 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
           tma_load_2d(smem.b_tile(s), &tmap_b, smem.full(s), k0, tn * T::kBlockN);
         }
       }
+      if constexpr (trace::enabled()) {
+        last_issue = trace::clock();
+        if (!issued) trace::cta(trace::kProducerFirstClock, last_issue);
+        issued = true;
+      }
       pos.template advance<T::kStages>();
     }
   }
+  trace::cta(trace::kProducerLastClock, last_issue);
+  trace::cta(trace::kProducerWaitClocks, wait_clocks);
 }
 
 }  // namespace gemmforge::sm90

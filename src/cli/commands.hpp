@@ -21,6 +21,7 @@ void add_kernels(CLI::App&, int& exit_code);
 void add_strategies(CLI::App&, int& exit_code);
 void add_tune(CLI::App&, int& exit_code, int argc, char** argv);
 void add_db(CLI::App&, int& exit_code);
+void add_trace(CLI::App&, int& exit_code, int argc, char** argv);
 void add_worker(CLI::App&, int& exit_code);  // hidden: the tuner's worker process
 
 }  // namespace gemmforge::cli

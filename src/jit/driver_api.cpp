@@ -16,6 +16,7 @@ struct DriverApi {
   decltype(&::cuModuleLoadData) module_load_data;
   decltype(&::cuModuleUnload) module_unload;
   decltype(&::cuModuleGetFunction) module_get_function;
+  decltype(&::cuModuleGetGlobal) module_get_global;
   decltype(&::cuFuncSetAttribute) func_set_attribute;
   decltype(&::cuFuncGetAttribute) func_get_attribute;
   decltype(&::cuLaunchKernelEx) launch_kernel_ex;
@@ -52,6 +53,7 @@ DriverApi resolve_all() {
   resolve("cuModuleLoadData", d.module_load_data);
   resolve("cuModuleUnload", d.module_unload);
   resolve("cuModuleGetFunction", d.module_get_function);
+  resolve("cuModuleGetGlobal", d.module_get_global);
   resolve("cuFuncSetAttribute", d.func_set_attribute);
   resolve("cuFuncGetAttribute", d.func_get_attribute);
   resolve("cuLaunchKernelEx", d.launch_kernel_ex);
@@ -110,6 +112,15 @@ LoadedKernel& LoadedKernel::operator=(LoadedKernel&& o) noexcept {
 LoadedKernel::~LoadedKernel() {
   // Errors are ignored: the context may already be gone at exit, and a destructor cannot throw.
   if (module_) driver().module_unload(module_);
+}
+
+std::optional<LoadedKernel::Global> LoadedKernel::global(const std::string& symbol) const {
+  if (!module_) throw Error("global on an empty LoadedKernel");
+  Global g;
+  const CUresult r = driver().module_get_global(&g.address, &g.bytes, module_, symbol.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND) return std::nullopt;
+  check(r, "cuModuleGetGlobal", "looking up '" + symbol + "' in the module of '" + name_ + "'");
+  return g;
 }
 
 void LoadedKernel::set_attribute(CUfunction_attribute attr, int value) {

@@ -3,6 +3,7 @@
 // The driver's entry points are looked up at first use through cudaGetDriverEntryPointByVersion;
 // cuda.h is included for its types only.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ class LoadedKernel {
   void set_max_dynamic_shared(int bytes);
   void set_attribute(CUfunction_attribute, int value);
   int attribute(CUfunction_attribute) const;  // e.g. CU_FUNC_ATTRIBUTE_NUM_REGS
+
+  // A __device__ variable of the module (an extern "C" name), or nullopt when it has none.
+  struct Global {
+    CUdeviceptr address = 0;
+    size_t bytes = 0;
+  };
+  std::optional<Global> global(const std::string& symbol) const;
 
   CUfunction function() const { return function_; }
   const std::string& name() const { return name_; }

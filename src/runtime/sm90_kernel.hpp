@@ -48,6 +48,7 @@ class Sm90Kernel final : public GemmImpl {
   void use_caller_workspace() { caller_workspace_ = true; }
   // Split-K workspace the prepared problem needs; 0 when the launch does not split K.
   size_t workspace_bytes() const { return workspace_bytes_; }
+  unsigned grid_ctas() const { return grid_.x; }  // of the prepared launch
   const KernelConfig& config() const { return config_; }
   const LaunchKnobs& knobs() const { return knobs_; }
   const ShapeConstants& constants() const { return constants_; }

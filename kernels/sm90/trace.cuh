@@ -1,0 +1,67 @@
+// Phase stamps for `gemmforge trace`: where a CTA's time goes (start-up, the wait for a unit's
+// first stage, the main loop, the epilogue or reduction, the drain). They are compiled in only
+// with -DGEMMFORGE_TRACE, which no tuned or served build gets: elsewhere every stamp is an empty
+// inline function and the compiled code is what it was without them. A traced build defines the
+// buffer gemmforge_trace (trace_layout.cuh says what goes where), which the host reads after a
+// launch.
+#pragma once
+#include "ptx/common.cuh"
+#include "sm90/trace_layout.cuh"
+
+namespace gemmforge::sm90::trace {
+
+// A function, not a constexpr variable (which -default-device would emit into every cubin).
+__device__ constexpr bool enabled() {
+#ifdef GEMMFORGE_TRACE
+  return true;
+#else
+  return false;
+#endif
+}
+
+__device__ inline ptx::u64 clock() {
+  ptx::u64 t = 0;
+  if constexpr (enabled()) asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+  return t;
+}
+
+__device__ inline ptx::u64 nanoseconds() {
+  ptx::u64 t = 0;
+  if constexpr (enabled()) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+}  // namespace gemmforge::sm90::trace
+
+#ifdef GEMMFORGE_TRACE
+extern "C" {
+__device__ unsigned long long gemmforge_trace[gemmforge::sm90::trace::kCtas * gemmforge::sm90::trace::kSlotsPerCta];
+}
+#endif
+
+namespace gemmforge::sm90::trace {
+
+__device__ inline void cta(int slot, ptx::u64 value) {
+#ifdef GEMMFORGE_TRACE
+  if (blockIdx.x < unsigned(kCtas)) gemmforge_trace[blockIdx.x * kSlotsPerCta + slot] = value;
+#else
+  (void)slot, (void)value;
+#endif
+}
+
+__device__ inline void unit(int walked, int slot, ptx::u64 value) {
+#ifdef GEMMFORGE_TRACE
+  if (blockIdx.x < unsigned(kCtas) && walked < kUnits)
+    gemmforge_trace[blockIdx.x * kSlotsPerCta + kCtaSlots + walked * kUnitSlots + slot] = value;
+#else
+  (void)walked, (void)slot, (void)value;
+#endif
+}
+
+__device__ inline ptx::u32 sm_id() {
+  ptx::u32 id = 0;
+  if constexpr (enabled()) asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+}  // namespace gemmforge::sm90::trace

@@ -1,0 +1,37 @@
+// Where `gemmforge trace`'s stamps go in the traced build's buffer (trace.cuh), shared by the
+// kernel and the host code that reads the buffer back (src/core/trace_summary.cpp).
+//
+// Per CTA (blockIdx.x < kCtas) kSlotsPerCta 64-bit words: the CtaSlots, then kUnitSlots words for
+// each of its first kUnits units (UnitSlots). Clock slots are the SM's %clock64, nanosecond slots
+// %globaltimer (comparable across SMs). A slot never stamped stays 0 (the host zeroes the buffer).
+#pragma once
+
+namespace gemmforge::sm90::trace {
+
+// Enumerators, not constexpr variables: NVRTC's -default-device would make each of those a
+// device global in every kernel's cubin, traced or not.
+enum Capacity : int { kCtas = 4096, kUnits = 24, kCtaSlots = 12, kUnitSlots = 5, kSlotsPerCta = kCtaSlots + kUnits * kUnitSlots };
+
+enum CtaSlot : int {
+  kEntryNs = 0,         // thread 0, first instruction (globaltimer)
+  kEntryClock,          // the same moment (clock64)
+  kGridWaitClock,       // thread 0, after the barriers are initialised and the PDL wait
+  kProducerFirstClock,  // producer, its first TMA issued
+  kProducerLastClock,   // producer, its last TMA issued
+  kProducerWaitClocks,  // producer, clocks spent waiting for free stages, summed
+  kConsumerEndClock,    // first consumer thread, its walk done (stores read out of shared memory)
+  kConsumerEndNs,       // the same moment (globaltimer)
+  kExitClock,           // first consumer thread, after the cluster's last barrier
+  kUnitsWalked,         // units of the CTA's walk (ping-pong: both consumers' units)
+  kSmId,                // %smid
+};
+
+enum UnitSlot : int {
+  kUnitStart = 0,  // before the unit's main loop (ping-pong: after its turn came)
+  kUnitFirstData,  // its first stage full
+  kUnitMainDone,   // its last wgmma retired
+  kUnitDone,       // stored, or its part of a reduction done
+  kUnitShape,      // k-blocks | parts << 32
+};
+
+}  // namespace gemmforge::sm90::trace

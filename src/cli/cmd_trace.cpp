@@ -1,0 +1,156 @@
+// `gemmforge trace`: where one launch of a Hopper kernel spends its time, phase by phase, from
+// stamps a traced build of the kernel writes (kernels/sm90/trace.cuh). A diagnostic, not a
+// timing: the traced build is gated like any candidate, but its times are not speed claims.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
+#include "core/records.hpp"
+#include "core/shape.hpp"
+#include "core/trace_summary.hpp"
+#include "eval/event_pair.hpp"
+#include "eval/verify.hpp"
+#include "jit/kernel_cache.hpp"
+#include "runtime/sm90_kernel.hpp"
+#include "sm90/trace_layout.cuh"
+
+namespace gemmforge::cli {
+namespace {
+
+struct TraceArgs {
+  std::vector<std::string> shapes, kernels;
+  int warmup = 20;
+  std::string out;
+};
+
+// The traced build of a kernel: the same source with the stamps compiled in (its own cache key).
+jit::CompileRequest traced_request(const KernelConfig& c) {
+  jit::CompileRequest r = compile_request(c);
+  r.name += " (traced)";
+  r.extra_options.push_back("-DGEMMFORGE_TRACE");
+  return r;
+}
+
+struct Traced {
+  double event_us = 0;
+  std::string launch;
+  TraceSummary summary;
+};
+
+Traced trace_once(DeviceContext& ctx, const KernelConfig& config, const LaunchKnobs& knobs, const Shape& shape,
+                  jit::KernelCache& cache, int warmup) {
+  const Problem problem{shape, config.layout, config.acc};
+  if (auto why = why_not_supported(config, problem); !why.empty()) throw Error(why);
+  const auto compiled = jit::compile_cached(traced_request(config), cache);
+  if (!compiled.ok) throw Error("the traced build did not compile:\n" + compiled.log);
+  if (compiled.spill_bytes > 0) std::fprintf(stderr, "  note: the traced build spills %d bytes\n", compiled.spill_bytes);
+  auto loaded = Sm90Kernel::load(config, compiled.cubin);
+  const auto buffer = loaded->global(kTraceBufferSymbol);
+  if (!buffer) throw Error("the traced build has no " + std::string(kTraceBufferSymbol) + " buffer");
+  Sm90Kernel kernel(ctx, config, knobs, loaded);
+  ShapeBuffers buffers(shape, false, ctx.info().l2_bytes, ctx.stream());
+  kernel.prepare(problem, {buffers.set(0)});
+  // The stamps must not change what the kernel computes: the full gate first.
+  CorrectnessGate gate(ctx, buffers, config.acc, GateOptions{});
+  const auto verdict = gate.check({{&kernel, config.layout}}).front();
+  if (!verdict.passed()) throw Error("the traced build fails the correctness gate: " + verdict.text());
+  buffers.fill_for_timing(7, ctx.stream());
+  const Operands ops = buffers.set(0);
+  for (int i = 0; i < warmup; ++i) kernel.run(ops);
+  // Zeroed, then one more launch before the traced one: with PDL the traced launch then starts
+  // under a running kernel, as it would in a stream of calls. Both stamp the same slots.
+  GF_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(buffer->address), 0, buffer->bytes, ctx.stream()));
+  kernel.run(ops);
+  EventPair ev;
+  GF_CUDA(cudaEventRecord(ev.begin, ctx.stream()));
+  kernel.run(ops);
+  GF_CUDA(cudaEventRecord(ev.end, ctx.stream()));
+  std::vector<uint64_t> words(buffer->bytes / sizeof(uint64_t));
+  GF_CUDA(cudaMemcpyAsync(words.data(), reinterpret_cast<void*>(buffer->address), words.size() * sizeof(uint64_t),
+                          cudaMemcpyDeviceToHost, ctx.stream()));
+  GF_CUDA(cudaStreamSynchronize(ctx.stream()));
+  Traced t;
+  t.event_us = ev.elapsed_us();
+  t.launch = kernel.launch_detail();
+  t.summary = summarize_trace(words, int(kernel.grid_ctas()));
+  return t;
+}
+
+int run(const TraceArgs& a, int argc, char** argv) {
+  std::vector<Shape> shapes;
+  std::vector<std::pair<KernelConfig, LaunchKnobs>> kernels;
+  try {
+    for (const auto& s : a.shapes) shapes.push_back(parse_shape(s));
+    for (const auto& k : a.kernels) kernels.push_back(parse_hopper_candidate_name(k));
+    if (a.warmup < 0) throw Error("--warmup must not be negative");
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  DeviceContext ctx;
+  jit::KernelCache cache;
+  nlohmann::json results = nlohmann::json::array();
+  if (!a.out.empty()) std::filesystem::create_directories(a.out);
+  int failed = 0;
+  for (const auto& shape : shapes)
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const auto& [config, knobs] = kernels[i];
+      const std::string name = a.kernels[i];
+      std::cout << to_string(shape) << " " << name << "\n";
+      nlohmann::json r = {{"shape", to_string(shape)}, {"kernel", name}};
+      try {
+        const Traced t = trace_once(ctx, config, knobs, shape, cache, a.warmup);
+        std::printf("  launch: %s; event %.2f us\n%s", t.launch.c_str(), t.event_us, trace_phases_table(t.summary).c_str());
+        r["event_us"] = t.event_us;
+        r["launch"] = t.launch;
+        r["trace"] = trace_phases_json(t.summary);
+        if (!a.out.empty())
+          write_file_atomically(std::filesystem::path(a.out) / (to_string(shape) + "-" + name + "-units.csv"),
+                                trace_units_csv(t.summary));
+      } catch (const NoGpuError&) {
+        throw;
+      } catch (const Error& e) {
+        ++failed;
+        std::printf("  not traced: %s\n", e.what());
+        r["error"] = e.what();
+      }
+      std::fflush(stdout);
+      results.push_back(r);
+    }
+  if (!a.out.empty()) {
+    const nlohmann::json file = {{"schema", "gemmforge.trace/1"}, {"command", command_line(argc, argv)},
+                                 {"environment", environment_json(ctx.info())}, {"results", results}};
+    write_file_atomically(std::filesystem::path(a.out) / "trace.json", file.dump(1) + "\n");
+    std::cout << "wrote " << a.out << "/trace.json and a units CSV per traced launch\n";
+  }
+  return failed ? kExitRuntime : kExitOk;
+}
+
+}  // namespace
+
+void add_trace(CLI::App& app, int& exit_code, int argc, char** argv) {
+  auto args = std::make_shared<TraceArgs>();
+  auto* cmd = app.add_subcommand("trace", "Show where one launch of a Hopper kernel spends its time, phase by phase");
+  cmd->footer(
+      "Builds the kernel with phase stamps compiled in (-DGEMMFORGE_TRACE; the tuned and served builds\n"
+      "never have them), gates it like any candidate, runs it --warmup times, then once more with the\n"
+      "stamps read back: each CTA's set-up, the wait for its first load, and per work unit the wait\n"
+      "for its first stage, its main loop (clocks per k-block), its epilogue or reduction part, and the\n"
+      "gap to the next unit's first stage; the producer's time waiting for free stages. Medians and\n"
+      "10th/90th percentiles over CTAs or units, in microseconds at the SM clock the stamps show. The\n"
+      "first 24 units of the first 4096 CTAs are stamped.\n"
+      "This is a diagnostic: stamps add a few instructions per unit, so compare phases, and take speed\n"
+      "from 'gemmforge bench'.\n\n"
+      "Examples:\n"
+      "  gemmforge trace --shape 4096x4096x1024 --kernel sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore_pdl\n"
+      "  gemmforge trace --shape 256x512x16384 --kernel sm90_tn_f32_128x128x64_s4_c2_coop_1x1_tmastore_k16_pdl --out t/\n"
+      "Kernel names are those of tune tables, decisions and bench notes: a config and its launch knobs.");
+  cmd->add_option("--shape", args->shapes, "a shape as MxNxK (repeatable)")->required();
+  cmd->add_option("--kernel", args->kernels, "a Hopper kernel by name, config and launch knobs (repeatable)")->required();
+  cmd->add_option("--warmup", args->warmup, "launches before the traced one")->capture_default_str();
+  cmd->add_option("--out", args->out, "write trace.json and one CSV of units per launch into this directory");
+  cmd->callback([args, &exit_code, argc, argv] { exit_code = run(*args, argc, argv); });
+}
+
+}  // namespace gemmforge::cli

@@ -1,0 +1,117 @@
+// `gemmforge trace`'s two halves that need no GPU: the traced build (stamps compiled in only on
+// request) and the arithmetic that turns a read-back buffer into phases.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/kernel_config.hpp"
+#include "core/trace_summary.hpp"
+#include "gemmforge/types.hpp"
+#include "jit/nvrtc_compiler.hpp"
+#include "sass.hpp"
+#include "sm90/trace_layout.cuh"
+
+namespace gemmforge {
+namespace {
+
+namespace tr = sm90::trace;
+
+bool has_bytes(const std::vector<char>& blob, const std::string& text) {
+  return std::search(blob.begin(), blob.end(), text.begin(), text.end()) != blob.end();
+}
+
+TEST(Trace, StampsAreCompiledInOnlyWhenAskedFor) {
+  KernelConfig c;  // a one-consumer tile with TMA stores: the producer, the walk and the epilogue
+  c.block_m = c.block_n = 64;
+  c.stages = 8;
+  c.consumers = 1;
+  c.tma_store = true;
+  ASSERT_TRUE(is_valid(c));
+  jit::CompileRequest plain;
+  plain.name = c.name();
+  plain.source = jit_source(c);
+  plain.include_dirs = {std::string(GEMMFORGE_SOURCE_DIR) + "/kernels"};
+  jit::CompileRequest traced = plain;
+  traced.extra_options = {"-DGEMMFORGE_TRACE"};
+  const auto p = jit::compile(plain), t = jit::compile(traced);
+  ASSERT_TRUE(p.ok) << p.log;
+  ASSERT_TRUE(t.ok) << t.log;
+  EXPECT_EQ(t.spill_bytes, 0) << t.log;
+  EXPECT_TRUE(has_bytes(t.cubin, kTraceBufferSymbol));
+  EXPECT_FALSE(has_bytes(p.cubin, kTraceBufferSymbol));
+  if (!testing::can_disassemble()) GTEST_SKIP() << "no cuobjdump here: the SASS half of this test did not run";
+  const auto plain_sass = testing::sass_of(p.cubin, "trace_plain"), traced_sass = testing::sass_of(t.cubin, "trace_traced");
+  EXPECT_NE(traced_sass.find("SR_GLOBALTIMER"), std::string::npos);
+  EXPECT_EQ(plain_sass.find("SR_GLOBALTIMER"), std::string::npos);
+  EXPECT_EQ(plain_sass.find("SR_CLOCK"), std::string::npos);
+}
+
+// A buffer as two CTAs of a launch at 1500 MHz would leave it: clocks and nanoseconds agree.
+std::vector<uint64_t> two_cta_buffer() {
+  std::vector<uint64_t> w(size_t(tr::kCtas) * tr::kSlotsPerCta, 0);
+  auto put = [&](int cta, int slot, uint64_t v) { w[size_t(cta) * tr::kSlotsPerCta + size_t(slot)] = v; };
+  auto unit = [&](int cta, int u, int slot, uint64_t v) { put(cta, tr::kCtaSlots + u * tr::kUnitSlots + slot, v); };
+  for (int cta = 0; cta < 2; ++cta) {
+    const uint64_t clock0 = 1000000 * (cta + 1), ns0 = 5000000 + 300 * cta;  // CTA 1 enters 0.3 µs later
+    put(cta, tr::kEntryNs, ns0);
+    put(cta, tr::kEntryClock, clock0);
+    put(cta, tr::kSmId, 10 + cta);
+    put(cta, tr::kGridWaitClock, clock0 + 1500);        // 1 µs of set-up
+    put(cta, tr::kProducerFirstClock, clock0 + 1800);
+    put(cta, tr::kProducerWaitClocks, 3000);            // 2 µs
+    for (int u = 0; u < 2; ++u) {
+      const uint64_t base = clock0 + 3000 + u * 30000;
+      unit(cta, u, tr::kUnitShape, 16 | (uint64_t(1) << 32));
+      unit(cta, u, tr::kUnitStart, base);
+      unit(cta, u, tr::kUnitFirstData, base + 300);     // 0.2 µs
+      unit(cta, u, tr::kUnitMainDone, base + 300 + 16 * 1200);  // 1200 clocks per k-block
+      unit(cta, u, tr::kUnitDone, base + 300 + 16 * 1200 + 750);  // 0.5 µs epilogue
+    }
+    const uint64_t end_clock = clock0 + 3000 + 30000 + 300 + 16 * 1200 + 750 + 150;  // 0.1 µs store wait
+    put(cta, tr::kConsumerEndClock, end_clock);
+    put(cta, tr::kConsumerEndNs, ns0 + (end_clock - clock0) * 2 / 3);
+    put(cta, tr::kExitClock, end_clock + 15);
+    put(cta, tr::kUnitsWalked, 2);
+  }
+  return w;
+}
+
+TEST(Trace, SummaryConvertsStampsToPhases) {
+  const TraceSummary s = summarize_trace(two_cta_buffer(), 2);
+  EXPECT_EQ(s.ctas, 2);
+  EXPECT_NEAR(s.clock_mhz, 1500, 1);
+  EXPECT_NEAR(s.entry_skew_us, 0.3, 1e-9);
+  ASSERT_EQ(s.per_cta.size(), 2u);
+  EXPECT_EQ(s.per_cta[1].sm, 11);
+  EXPECT_NEAR(s.per_cta[0].setup_us, 1.0, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].first_load_us, 1.0, 1e-3);  // producer at +1800, first stage at +3300
+  EXPECT_NEAR(s.per_cta[0].producer_wait_us, 2.0, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].store_wait_us, 0.1, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].drain_us, 0.01, 1e-3);
+  ASSERT_EQ(s.units.size(), 4u);
+  for (const auto& u : s.units) {
+    EXPECT_EQ(u.k_blocks, 16);
+    EXPECT_EQ(u.parts, 1);
+    EXPECT_NEAR(u.wait_us, 0.2, 1e-3);
+    EXPECT_NEAR(u.clocks_per_k_block, 1200, 1e-6);
+    EXPECT_NEAR(u.finish_us, 0.5, 1e-3);
+    EXPECT_EQ(u.has_gap, u.walked == 0);  // the last unit has no next one
+  }
+  // Unit 1's first stage at +33300, unit 0's main loop done at +22500: 10800 clocks.
+  EXPECT_NEAR(s.units[0].gap_us, 7.2, 1e-3);
+  const auto j = trace_phases_json(s);
+  EXPECT_NEAR(j["phases"]["clocks_per_k_block"]["median"].get<double>(), 1200, 1e-6);
+  EXPECT_EQ(j["phases"]["unit_gap_us"]["n"].get<int>(), 2);
+  EXPECT_NE(trace_phases_table(s).find("unit_finish_us"), std::string::npos);
+  const std::string csv = trace_units_csv(s);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);  // a header and four units
+}
+
+TEST(Trace, AnUnstampedBufferIsAnError) {
+  const std::vector<uint64_t> zeros(size_t(tr::kSlotsPerCta) * 4, 0);
+  EXPECT_THROW(summarize_trace(zeros, 4), Error);
+}
+
+}  // namespace
+}  // namespace gemmforge
