@@ -8,6 +8,7 @@
 #include "ptx/stmatrix.cuh"
 #include "ptx/tma.cuh"
 #include "sm90/pipeline.cuh"
+#include "sm90/trace.cuh"
 
 namespace gemmforge::sm90 {
 
@@ -73,6 +74,63 @@ __device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, type
   }
 }
 
+// Cooperative TMA-store tiles defer part of their epilogue: the fp16 pairs of their last column
+// blocks are held in registers and staged and stored while the next tile's first wgmmas run
+// (mainloop.cuh's while_busy). Without it the tensor cores idle through every epilogue (0.7-1.5 µs
+// per tile, `gemmforge trace`, bench/NOTES.md session 13). Half the blocks, in tiles of three or
+// more blocks whose accumulators and held pairs come to at most 160 registers: holding all blocks
+// spilled 128x256; half spilled 256x160 (192 registers), 128x128 (two blocks: its walk's state
+// went to local memory) and f16 accumulators (rare: the tuner searches f32). Ping-pong hides its epilogues behind the
+// other consumer already; one-consumer tiles keep their short per-warp epilogue. Functions, not
+// HgemmTraits members: every constexpr member is data in every cubin, and configs that do not
+// defer keep the code and data they had.
+template <class T>
+__device__ constexpr int half_blocks_regs() {  // per 64-row wgmma tile: two pairs per 8-column slice
+  return (T::kEpiBlocks / 2) * T::kEpiCols / 4;
+}
+template <class T>
+__device__ constexpr bool epilogue_deferred() {
+  return T::kTmaStore && T::kF32Acc && !T::kPingPong && T::kConsumers == 2 && T::kEpiBlocks >= 3 &&
+         T::kMmaM * (T::Mma::kRegs + half_blocks_regs<T>()) <= 160;
+}
+template <class T>
+__device__ constexpr int held_first_block() {  // the first column block held
+  return epilogue_deferred<T>() ? T::kEpiBlocks - T::kEpiBlocks / 2 : T::kEpiBlocks;
+}
+template <class T>
+__device__ constexpr int held_regs() {
+  return epilogue_deferred<T>() ? half_blocks_regs<T>() : 1;
+}
+
+// A consumer's fp16 pairs, as stage_block reads them: (wgmma tile mi, 8-column slice j, half h).
+template <class T>
+struct AccumulatorPairs {
+  const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs];
+  __device__ ptx::u32 operator()(int mi, int j, int h) const { return packed_pair<T>(acc, mi, j, h); }
+};
+template <class T>
+struct HeldPairs {
+  const ptx::u32 (&held)[T::kMmaM][held_regs<T>()];
+  __device__ ptx::u32 operator()(int mi, int j, int h) const {
+    return held[mi][(j - held_first_block<T>() * (T::kEpiCols / 8)) * 2 + h];
+  }
+};
+
+// The pairs of the tile's held blocks into registers that outlive the accumulators.
+template <class T>
+__device__ inline void hold_pairs(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs],
+                                  ptx::u32 (&held)[T::kMmaM][held_regs<T>()]) {
+  static_assert(T::kMmaM * (T::Mma::kRegs + held_regs<T>()) <= 192,
+                "held pairs and accumulators together must fit the consumer register budget");
+  constexpr int kFirstSlice = held_first_block<T>() * (T::kEpiCols / 8);
+#pragma unroll
+  for (int mi = 0; mi < T::kMmaM; ++mi)
+#pragma unroll
+    for (int j = kFirstSlice; j < T::kBlockN / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) held[mi][(j - kFirstSlice) * 2 + h] = packed_pair<T>(acc, mi, j, h);
+}
+
 // Column block b of a consumer's accumulators into a staging buffer (`lane_buffer`: the buffer's
 // shared address plus this lane's row, `row_bytes` in store_tma). The fragment of two 8-column
 // slices (rows +0 and +8 of each) is four 8×8 stmatrix tiles: one stmatrix.x4 writes what four
@@ -81,9 +139,8 @@ __device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, type
 // eight distinct bank groups. The rows one lane addresses differ only by whole 64-row wgmma tiles
 // (64 · kEpiRowBytes, a multiple of 1024 bytes), which leaves the swizzle phase unchanged, so the
 // phase is computed once per lane.
-template <class T>
-__device__ inline void stage_block(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], int b, ptx::u32 lane_buffer,
-                                   ptx::u32 swizzle_phase, int tile_q) {
+template <class T, class Pairs>
+__device__ inline void stage_block(const Pairs& pair, int b, ptx::u32 lane_buffer, ptx::u32 swizzle_phase, int tile_q) {
   using namespace ptx;
   constexpr int kSlicesPerBlock = T::kEpiCols / 8;
   static_assert(kSlicesPerBlock % 2 == 0, "stmatrix.x4 writes two 8-column slices");
@@ -94,8 +151,8 @@ __device__ inline void stage_block(const typename T::AccReg (&acc)[T::kMmaM][T::
     for (int js = 0; js < kSlicesPerBlock; js += 2) {
       const int j = b * kSlicesPerBlock + js;
       const u32 chunk = (u32(js + tile_q / 2) ^ swizzle_phase) * 16;
-      stmatrix_x4(lane_buffer + u32(mi * 64 * T::kEpiRowBytes) + chunk, packed_pair<T>(acc, mi, j, 0),
-                  packed_pair<T>(acc, mi, j, 1), packed_pair<T>(acc, mi, j + 1, 0), packed_pair<T>(acc, mi, j + 1, 1));
+      stmatrix_x4(lane_buffer + u32(mi * 64 * T::kEpiRowBytes) + chunk, pair(mi, j, 0), pair(mi, j, 1), pair(mi, j + 1, 0),
+                  pair(mi, j + 1, 1));
     }
   }
 }
@@ -114,10 +171,11 @@ __device__ inline void stage_block(const typename T::AccReg (&acc)[T::kMmaM][T::
 //     others. Bulk groups belong to the thread that commits them, so lane 0's wait covers exactly
 //     its warp's stores. No named barrier.
 //   - else the warpgroup's first thread stores the block: two named barriers per block.
-template <class T>
-__device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], unsigned char* buffers,
-                                 const ptx::TensorMap& tmap_c, int consumer, int M, int N, int row0, int col0,
-                                 unsigned& blocks_done) {
+// `pair` gives the fp16 pairs: AccumulatorPairs, or HeldPairs for a deferred epilogue. Column
+// blocks kFirst..kLast-1 (a deferred epilogue stores a tile in two calls).
+template <class T, int kFirst = 0, int kLast = T::kEpiBlocks, class Pairs>
+__device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, const ptx::TensorMap& tmap_c, int consumer,
+                                 int M, int N, int row0, int col0, unsigned& blocks_done) {
   using namespace ptx;
   const int thread = threadIdx.x % 128, warp = thread / 32, lane = lane_id();
   const u32 barrier_id = T::kEpilogueBarrier + u32(consumer);
@@ -128,18 +186,32 @@ __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mm
   const u32 row_bytes = u32((warp * 16 + (tile_q % 2) * 8 + lane % 8) * T::kEpiRowBytes);
   const u32 swizzle_phase = (row_bytes >> 7) & kSwizzleMask;
   const bool in_range = row0 < M && col0 < N;
+  u64 wait_clocks = 0, barrier_clocks = 0, stage_clocks = 0, issue_clocks = 0;  // trace.cuh's stamps only
   if constexpr (T::kEpiWholeTile) {
-    if (thread == 0) tma_store_wait_read<0>();  // the previous tile's stores
-    named_barrier_sync(barrier_id, 128);
+    {
+      trace::Stopwatch t(wait_clocks);
+      if (thread == 0) tma_store_wait_read<0>();  // the previous tile's stores
+    }
+    {
+      trace::Stopwatch t(barrier_clocks);
+      named_barrier_sync(barrier_id, 128);
+    }
+    {
+      trace::Stopwatch t(stage_clocks);
 #pragma unroll
-    for (int b = 0; b < T::kEpiBlocks; ++b)
-      stage_block<T>(acc, b, smem_addr(buffers + b * T::kEpiBufferBytes) + row_bytes, swizzle_phase, tile_q);
-    fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
-    named_barrier_sync(barrier_id, 128);
+      for (int b = kFirst; b < kLast; ++b)
+        stage_block<T>(pair, b, smem_addr(buffers + b * T::kEpiBufferBytes) + row_bytes, swizzle_phase, tile_q);
+      fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+    }
+    {
+      trace::Stopwatch t(barrier_clocks);
+      named_barrier_sync(barrier_id, 128);
+    }
     if (thread == 0) {
+      trace::Stopwatch t(issue_clocks);
       if (in_range) {
 #pragma unroll
-        for (int b = 0; b < T::kEpiBlocks; ++b)
+        for (int b = kFirst; b < kLast; ++b)
           tma_store_2d(&tmap_c, buffers + b * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
       }
       tma_store_commit();
@@ -147,11 +219,11 @@ __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mm
   } else if constexpr (T::kEpiPerWarp) {
     static_assert((16 * T::kEpiRowBytes) % 512 == 0, "a warp's 16-row slice starts on a swizzle atom");
 #pragma unroll
-    for (int b = 0; b < T::kEpiBlocks; ++b, ++blocks_done) {
+    for (int b = kFirst; b < kLast; ++b, ++blocks_done) {
       unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
       if (lane == 0) tma_store_wait_read<1>();  // this warp's stores from this buffer, two blocks ago
       __syncwarp();
-      stage_block<T>(acc, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+      stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
       fence_proxy_async_shared();  // each lane's generic-proxy writes, before TMA reads them
       __syncwarp();
       if (lane == 0) {
@@ -166,18 +238,38 @@ __device__ inline void store_tma(const typename T::AccReg (&acc)[T::kMmaM][T::Mm
     }
   } else {
 #pragma unroll
-    for (int b = 0; b < T::kEpiBlocks; ++b, ++blocks_done) {
+    for (int b = kFirst; b < kLast; ++b, ++blocks_done) {
       unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
-      if (thread == 0) tma_store_wait_read<1>();  // the store from this buffer, two blocks ago
-      named_barrier_sync(barrier_id, 128);
-      stage_block<T>(acc, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
-      fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
-      named_barrier_sync(barrier_id, 128);
+      {
+        trace::Stopwatch t(wait_clocks);
+        if (thread == 0) tma_store_wait_read<1>();  // the store from this buffer, two blocks ago
+      }
+      {
+        trace::Stopwatch t(barrier_clocks);
+        named_barrier_sync(barrier_id, 128);
+      }
+      {
+        trace::Stopwatch t(stage_clocks);
+        stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+        fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+      }
+      {
+        trace::Stopwatch t(barrier_clocks);
+        named_barrier_sync(barrier_id, 128);
+      }
       if (thread == 0) {
+        trace::Stopwatch t(issue_clocks);
         if (in_range) tma_store_2d(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
         tma_store_commit();  // a group per block even when empty, so the parity count stays exact
       }
     }
+  }
+  if (threadIdx.x == 128) {
+    trace::cta_add(trace::kEpiStoreWaitClocks, wait_clocks);
+    trace::cta_add(trace::kEpiBarrierClocks, barrier_clocks);
+    trace::cta_add(trace::kEpiStageClocks, stage_clocks);
+    trace::cta_add(trace::kEpiIssueClocks, issue_clocks);
+    trace::cta_add(trace::kEpiCalls, 1);
   }
 }
 

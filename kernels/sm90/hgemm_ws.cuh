@@ -75,6 +75,19 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     RingPosition pos;
     unsigned epilogue_blocks = 0;  // TMA-store staging buffer parity
     int walked = 0;  // units of this CTA's walk so far
+    // A deferred epilogue (epilogue.cuh, epilogue_deferred): the last tile's fp16 pairs and origin, stored while
+    // the next unit's first wgmmas run, or after the walk.
+    u32 held[T::kMmaM][held_regs<T>()];
+    int held_row0 = 0, held_col0 = 0;
+    bool holding = false;
+    auto store_held = [&] {
+      if constexpr (epilogue_deferred<T>())
+        if (holding) {
+          store_tma<T, held_first_block<T>()>(HeldPairs<T>{held}, smem.epilogue(consumer), tmap_c, consumer, M, N,
+                                           held_row0, held_col0, epilogue_blocks);
+          holding = false;
+        }
+    };
     auto cursor = sched.start();
     // The thread that stamps the units this warpgroup takes (trace.cuh; nothing in other builds).
     const bool stamps = threadIdx.x % 128 == 0 && (T::kPingPong || consumer == 0);
@@ -99,7 +112,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
           mbarrier_wait(smem.full(pos.stage), pos.phase);  // the main loop's first wait, done early
           trace::unit(walked, trace::kUnitFirstData, trace::clock());
         }
-      mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc);
+      mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held);
       if (stamps) trace::unit(walked, trace::kUnitMainDone, trace::clock());
       if constexpr (T::kPingPong)
         if (sched.more(cursor)) named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
@@ -123,9 +136,19 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
                                 smem.split_flag(consumer), barrier))
           continue;
       }
-      if constexpr (T::kTmaStore) store_tma<T>(acc, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0, epilogue_blocks);
-      else store_direct<T>(acc, C, M, N, row0, col0);
+      if constexpr (epilogue_deferred<T>()) {
+        hold_pairs<T>(acc, held);
+        store_tma<T, 0, held_first_block<T>()>(AccumulatorPairs<T>{acc}, smem.epilogue(consumer), tmap_c, consumer, M, N,
+                                            row0, col0, epilogue_blocks);
+        held_row0 = row0, held_col0 = col0, holding = true;
+      } else if constexpr (T::kTmaStore) {
+        store_tma<T>(AccumulatorPairs<T>{acc}, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0,
+                     epilogue_blocks);
+      } else {
+        store_direct<T>(acc, C, M, N, row0, col0);
+      }
     }
+    store_held();  // the walk's last tile
     if constexpr (T::kTmaStore)
       if (T::kEpiPerWarp ? lane_id() == 0 : threadIdx.x % 128 == 0)
         tma_store_wait_all<0>();  // the buffers must outlive the stores each issuing thread committed

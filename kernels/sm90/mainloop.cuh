@@ -29,9 +29,14 @@ __device__ inline void issue_stage_mmas(const SharedStorage<T>& smem, int s, int
 
 // Accumulates one tile into `acc` (zeroed here); `pos` walks the ring and is left after the
 // tile's last stage. a_row0: the first row of this warpgroup's slice of the A tile.
-template <class T>
-__device__ inline void mma_tile(const SharedStorage<T>& smem, RingPosition& pos, int k_blocks, int a_row0,
-                                typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs]) {
+// while_busy() runs once the tile's first two stages' wgmmas are issued (its only one's, for a
+// one-stage tile), before they are waited for: work that needs no accumulator (the previous
+// tile's deferred epilogue) overlaps with them.
+// Always inlined: out of line, the while_busy closure (references to the walk's locals) went to
+// local memory, and with it the held pairs.
+template <class T, class WhileBusy>
+__device__ __forceinline__ void mma_tile(const SharedStorage<T>& smem, RingPosition& pos, int k_blocks, int a_row0,
+                                typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs], WhileBusy&& while_busy) {
   using namespace ptx;
   using Reg = typename T::AccReg;
 #pragma unroll
@@ -46,6 +51,7 @@ __device__ inline void mma_tile(const SharedStorage<T>& smem, RingPosition& pos,
     wgmma_fence();
     issue_stage_mmas<T>(smem, pos.stage, a_row0, acc);
     wgmma_commit();
+    if (kb == (k_blocks > 1 ? 1 : 0)) while_busy();
     wgmma_wait<1>();  // the previous stage's group has retired: its stage can be refilled
     if (previous >= 0) release_stage<T>(smem, previous);
     previous = pos.stage;
@@ -55,6 +61,12 @@ __device__ inline void mma_tile(const SharedStorage<T>& smem, RingPosition& pos,
 #pragma unroll
   for (int mi = 0; mi < T::kMmaM; ++mi) fence_registers(acc[mi]);
   if (previous >= 0) release_stage<T>(smem, previous);
+}
+
+template <class T>
+__device__ inline void mma_tile(const SharedStorage<T>& smem, RingPosition& pos, int k_blocks, int a_row0,
+                                typename T::AccReg (&acc)[T::kMmaM][T::Mma::kRegs]) {
+  mma_tile<T>(smem, pos, k_blocks, a_row0, acc, [] {});
 }
 
 }  // namespace gemmforge::sm90

@@ -49,6 +49,23 @@ __device__ inline void cta(int slot, ptx::u64 value) {
 #endif
 }
 
+// Adds to a CTA slot (one thread per CTA stamps it).
+__device__ inline void cta_add(int slot, ptx::u64 value) {
+#ifdef GEMMFORGE_TRACE
+  if (blockIdx.x < unsigned(kCtas)) gemmforge_trace[blockIdx.x * kSlotsPerCta + slot] += value;
+#else
+  (void)slot, (void)value;
+#endif
+}
+
+// Clocks a region of one thread's code takes, summed into `total` (0 in untraced builds).
+struct Stopwatch {
+  ptx::u64& total;
+  ptx::u64 started;
+  __device__ explicit Stopwatch(ptx::u64& t) : total(t), started(clock()) {}
+  __device__ ~Stopwatch() { total += clock() - started; }
+};
+
 __device__ inline void unit(int walked, int slot, ptx::u64 value) {
 #ifdef GEMMFORGE_TRACE
   if (blockIdx.x < unsigned(kCtas) && walked < kUnits)

@@ -38,6 +38,11 @@ const std::vector<Phase>& phases() {
       {"unit_finish_us", "last wgmma retired to stored / its reduction part done", true, unit(&TraceUnit::finish_us)},
       {"unit_gap_us", "last wgmma retired to the next unit's first stage in hand (same SM)", true,
        unit(&TraceUnit::gap_us), [](const void* p) { return static_cast<const TraceUnit*>(p)->has_gap; }},
+      {"epi_store_wait_us", "per unit: epilogue waiting for earlier stores to read their buffers", false,
+       cta(&TraceCta::epi_store_wait_us)},
+      {"epi_barrier_us", "per unit: epilogue in named barriers", false, cta(&TraceCta::epi_barrier_us)},
+      {"epi_stage_us", "per unit: epilogue staging (stmatrix) and its proxy fence", false, cta(&TraceCta::epi_stage_us)},
+      {"epi_issue_us", "per unit: epilogue issuing and committing its TMA stores", false, cta(&TraceCta::epi_issue_us)},
       {"store_wait_us", "last unit done to the walk's TMA stores read out", false, cta(&TraceCta::store_wait_us)},
       {"drain_us", "walk done to CTA exit (cluster barriers)", false, cta(&TraceCta::drain_us)},
       {"producer_wait_us", "producer waiting for free stages, summed per CTA", false, cta(&TraceCta::producer_wait_us)},
@@ -127,6 +132,14 @@ TraceSummary summarize_trace(const std::vector<uint64_t>& words, int grid_ctas) 
       s.units.push_back(x);
     }
     if (last_done && t.units <= tr::kUnits) t.store_wait_us = us(slot(c, tr::kConsumerEndClock), last_done);
+    // The epilogue's sums are the first consumer's first thread's, over the epilogues it ran.
+    if (const uint64_t calls = slot(c, tr::kEpiCalls); calls > 0) {
+      const double per_unit = us_per_tick / double(calls);
+      t.epi_store_wait_us = double(slot(c, tr::kEpiStoreWaitClocks)) * per_unit;
+      t.epi_barrier_us = double(slot(c, tr::kEpiBarrierClocks)) * per_unit;
+      t.epi_stage_us = double(slot(c, tr::kEpiStageClocks)) * per_unit;
+      t.epi_issue_us = double(slot(c, tr::kEpiIssueClocks)) * per_unit;
+    }
     s.per_cta.push_back(t);
   }
   s.span_us = last_end;

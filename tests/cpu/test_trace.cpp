@@ -73,6 +73,11 @@ std::vector<uint64_t> two_cta_buffer() {
     put(cta, tr::kConsumerEndNs, ns0 + (end_clock - clock0) * 2 / 3);
     put(cta, tr::kExitClock, end_clock + 15);
     put(cta, tr::kUnitsWalked, 2);
+    put(cta, tr::kEpiCalls, 2);
+    put(cta, tr::kEpiStoreWaitClocks, 600);  // 0.2 µs per epilogue
+    put(cta, tr::kEpiBarrierClocks, 300);
+    put(cta, tr::kEpiStageClocks, 900);
+    put(cta, tr::kEpiIssueClocks, 150);
   }
   return w;
 }
@@ -89,6 +94,10 @@ TEST(Trace, SummaryConvertsStampsToPhases) {
   EXPECT_NEAR(s.per_cta[0].producer_wait_us, 2.0, 1e-3);
   EXPECT_NEAR(s.per_cta[0].store_wait_us, 0.1, 1e-3);
   EXPECT_NEAR(s.per_cta[0].drain_us, 0.01, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].epi_store_wait_us, 0.2, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].epi_barrier_us, 0.1, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].epi_stage_us, 0.3, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].epi_issue_us, 0.05, 1e-3);
   ASSERT_EQ(s.units.size(), 4u);
   for (const auto& u : s.units) {
     EXPECT_EQ(u.k_blocks, 16);

@@ -37,7 +37,7 @@ KernelConfig make(const Knobs& k) {
 
 // Every knob value at least once: tile shapes, 1-2 consumers, both modes, both cluster
 // directions, both epilogues (all three epilogue column-block widths; the whole-tile, per-warp
-// and per-warpgroup TMA stores), both accumulators.
+// and per-warpgroup TMA stores, deferred or not), both accumulators.
 std::vector<KernelConfig> sample_configs() {
   using enum ConsumerMode;
   std::vector<KernelConfig> out;
@@ -55,6 +55,10 @@ std::vector<KernelConfig> sample_configs() {
            {192, 96, 4, 1, Accum::f32, cooperative, 1, 2, true},
            {128, 256, 3, 2, Accum::f16, cooperative, 2, 1, true},
            {128, 128, 4, 1, Accum::f32, cooperative, 1, 1, true},  // one consumer: stores per warp, two slices each
+           // Cooperative TMA stores deferring half their blocks into the next tile's main loop
+           // (epilogue.cuh): two alternating buffers with four blocks, and three blocks.
+           {128, 256, 4, 2, Accum::f32, cooperative, 1, 1, true},
+           {128, 192, 4, 2, Accum::f32, cooperative, 1, 1, true},
        })
     out.push_back(make(k));
   for (auto c : std::vector<KernelConfig>(out)) {  // the same tiles with N-major B, where they fit
