@@ -1,0 +1,59 @@
+// `gemmforge trace` on the GPU: a traced build passes the gate, and its read-back stamps account
+// for every CTA of the launch and every unit of the walk, in time order.
+#include <gtest/gtest.h>
+
+#include "gpu_test_env.hpp"
+#include "runtime/trace_launch.hpp"
+
+namespace gemmforge {
+namespace {
+
+TEST(TraceLaunch, StampsCoverEveryCtaAndUnitInOrder) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  // A persistent cooperative tile that defers half its epilogue, and a split one-consumer tile.
+  KernelConfig coop;
+  coop.block_m = 128;
+  coop.block_n = 256;
+  coop.stages = 4;
+  coop.consumers = 2;
+  coop.tma_store = true;
+  KernelConfig split;
+  split.block_m = split.block_n = 64;
+  split.stages = 8;
+  split.consumers = 1;
+  LaunchKnobs four_parts;
+  four_parts.splits = 4;
+  struct Case {
+    KernelConfig config;
+    LaunchKnobs knobs;
+    Shape shape;
+    int ctas, units;  // what the launch must show
+  };
+  const int sms = ctx->info().sm_count;
+  const int tiles = (4096 / 128) * (4096 / 256);  // 512: several per CTA
+  for (const Case& c : {Case{coop, LaunchKnobs{}, {4096, 4096, 512}, sms, tiles},
+                        Case{split, four_parts, {256, 256, 4096}, 64, 64}}) {
+    const TracedLaunch t = trace_launch(*ctx, c.config, c.knobs, c.shape, cache, 3);
+    const std::string what = c.config.name() + " on " + to_string(c.shape);
+    EXPECT_EQ(t.summary.ctas, c.ctas) << what;
+    EXPECT_EQ(int(t.summary.units.size()), c.units) << what;
+    EXPECT_GT(t.summary.clock_mhz, 500) << what;
+    EXPECT_LT(t.summary.clock_mhz, 3000) << what;
+    EXPECT_GT(t.event_us, 0) << what;
+    for (const auto& u : t.summary.units) {
+      EXPECT_GE(u.wait_us, 0) << what;
+      EXPECT_GT(u.main_us, 0) << what;
+      EXPECT_GE(u.finish_us, 0) << what;
+      EXPECT_GT(u.k_blocks, 0) << what;
+    }
+    for (const auto& cta : t.summary.per_cta) {
+      EXPECT_GE(cta.setup_us, 0) << what;
+      EXPECT_GE(cta.end_us, cta.entry_us) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gemmforge
