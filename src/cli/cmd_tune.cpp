@@ -278,7 +278,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                   "nearest in log2 M, N, K) measured first, within the budget")
       ->capture_default_str();
   cmd->add_option("--prior", args->prior,
-                  "kernels found earlier, measured first on each problem (within the budget): a table from an "
+                  "kernels found earlier, measured first on each problem (counted against the budget, and measured even where recorded measurements, e.g. carried ones, have spent it): a table from an "
                   "earlier tune (e.g. tables/h200.json, even one voided by a kernel edit: the kernel it served), or "
                   "a bench sweep with --configs (its directory or sweep.csv: the problem's fastest config); "
                   "repeat it to seed from several");

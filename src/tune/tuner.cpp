@@ -439,8 +439,16 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   try {
     // Kernels found here before (an earlier table's, a class sweep's fastest): the best first
     // guesses, and measuring them first keeps a re-tune from losing them to a search that wanders.
+    // They are measured even where recorded measurements have spent the budget (and count
+    // against it): after a kernel edit the measurements `db carry` keeps can fill a problem's
+    // budget while the kernel that won it, edited, was not carried (session 13: re-tuned so, the
+    // best found on the problems whose winner the edit reached fell to the next unedited kernel).
     for (const auto& c : o_.prior.find(s, l, o_.acc))
-      if (seedable_prior(c, problem)) measure_candidate(s, l, c, known, &spent, baseline_us, "seed: a kernel of the prior run (--prior)");
+      if (seedable_prior(c, problem)) {
+        const bool is_new = !known.count(c.name());
+        measure_candidate(s, l, c, known, nullptr, baseline_us, "seed: a kernel of the prior run (--prior)");
+        spent += is_new && known.count(c.name()) && known.at(c.name()).verdict.rfind(kNotBuilt, 0) != 0;
+      }
     const std::vector<Decision> decided = db_.decisions();
     // Seeds from the nearest problems decided so far (its own earlier best where it now launches
     // otherwise, this shape in the other layout, then shapes a doubling or two away): the tile, depth and split that suit a shape mostly suit its

@@ -939,19 +939,26 @@ TEST(Tuner, CarriedResultsOfUnchangedCandidatesLetATuneUnderANewKernelSourceResu
   EXPECT_GT(again.already, 0);
 
   // Under the new source: the first shape is done; the second has spent its budget on the
-  // carried measurements, so only its final runs.
+  // carried measurements, so nothing is searched, but the kernel a prior table served it (the
+  // edited one, not carried) is measured again before its final.
   const size_t measured_before = f.logged("measure").size(), compared_before = f.logged("compare").size();
   auto n = f.options({one, two}, 1);
   n.seeds = 0;
   n.neighbour_seeds = 0;
   n.measure_rule_gaps = false;
   n.kernel_source_hash = "hash2";
+  n.prior = PriorTable::read(write_prior_table(f.dir.path / "prior.json", {{two, KernelCandidate(edited)}}));
   const TuneResult t = f.run(n);
   EXPECT_EQ(t.already_done, 1u);
   EXPECT_EQ(t.tuned_now, 1u);
-  EXPECT_EQ(t.measured, 0);
-  EXPECT_EQ(f.logged("measure").size(), measured_before);
+  EXPECT_EQ(t.measured, 1);
+  EXPECT_EQ(f.logged("measure").size(), measured_before + 1);
   EXPECT_EQ(f.logged("compare").size(), compared_before + 1);
+  const auto remeasured = f.db("Fake GPU", "hash2").measurements_of(two, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  ASSERT_EQ(remeasured.size(), 3u);
+  EXPECT_TRUE(std::any_of(remeasured.begin(), remeasured.end(), [&](const Measurement& m) {
+    return m.config == KernelCandidate(edited).name() && m.note.find("prior run") != std::string::npos;
+  }));
 
   // Only between kernel sources of one GPU, architecture and protocol.
   c.to.gpu = "Other GPU";
