@@ -21,8 +21,9 @@ struct TraceCta {
   double producer_wait_us = 0;   // the producer waiting for free stages, summed
   double store_wait_us = 0;      // the last unit done to the walk's stores read out (TMA stores)
   double drain_us = 0;           // the walk done to the CTA's exit (cluster barriers)
-  // Per epilogue of the first consumer's first thread (TMA stores through one buffer per block
-  // or two alternating ones; 0 for other epilogues):
+  // Per epilogue call of the first consumer's first thread (TMA stores through one buffer per
+  // block or two alternating ones; 0 for other epilogues; a tile that defers half its epilogue
+  // makes two calls):
   double epi_store_wait_us = 0;  // waiting for earlier stores to have read their buffers
   double epi_barrier_us = 0;     // in the epilogue's named barriers
   double epi_stage_us = 0;       // staging into shared memory and the proxy fence

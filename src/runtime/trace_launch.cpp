@@ -36,7 +36,9 @@ TracedLaunch trace_launch(DeviceContext& ctx, const KernelConfig& config, const 
   const Operands ops = buffers.set(0);
   for (int i = 0; i < warmup; ++i) kernel.run(ops);
   // Zeroed, then one more launch before the traced one: with PDL the traced launch then starts
-  // under a running kernel, as it would in a stream of calls. Both stamp the same slots.
+  // under a running kernel, as it would in a stream of calls. The traced launch overwrites the
+  // earlier one's stamps; the epilogue's sums and their call count add over both, so their
+  // averages per call are over both launches.
   GF_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(buffer->address), 0, buffer->bytes, ctx.stream()));
   kernel.run(ops);
   EventPair ev;
