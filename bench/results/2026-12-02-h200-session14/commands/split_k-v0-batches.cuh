@@ -1,0 +1,255 @@
+// Reducing a tile whose K range several units computed (split-K parts, or stream-K shares),
+// inside one launch and deterministically: every element is summed in slot order 0, 1, ...,
+// whichever unit finishes first. Every unit first writes its partial sums to its own slot of a
+// workspace and arrives on the tile's counter. Then either
+//   - sliced: every unit waits until all have arrived, sums one slice of the tile's elements and
+//     stores it, so no SM reads more than about one partial tile; every unit of a tile must be
+//     resident at once, which a persistent grid guarantees (the host's rule); or
+//   - last: the unit that arrives last sums every slot and stores the whole tile; nobody waits, so
+//     it suits any launch, at the cost of one SM reading all partial tiles.
+// The last to leave resets the counters to zero for the next launch.
+//
+// Or, with no workspace at all (stage_for_cluster, sum_slice_in_cluster): the parts of a tile are the CTAs of one
+// cluster, each with a single unit. Each writes its partial sums into its own (now idle) stage
+// ring, one cluster barrier publishes them, and each CTA sums its slice of the tile from every
+// CTA's shared memory in rank order and stores it. On-chip round trips replace the global ones.
+//
+// Workspace (zeroed once when allocated; every launch leaves its counters at zero again):
+//   counters: arrivals, then departures, one u32 each per (reduced tile, warpgroup part), padded
+//             to 256 bytes;
+//   partials: per (reduced tile, part) `slots_per_tile` slots of kSlotPairs 64-bit pairs, in
+//             which a warpgroup's thread t keeps its accumulator pairs at t, t + 128, ...
+// The host sizes it with the same formula (src/core/kernel_config.cpp).
+#pragma once
+#include "ptx/cluster.cuh"
+#include "ptx/global.cuh"
+#include "ptx/named_barrier.cuh"
+#include "sm90/epilogue.cuh"
+#include "sm90/hgemm_traits.cuh"
+#include "sm90/trace.cuh"
+#include "sm90/work_division.cuh"
+
+namespace gemmforge::sm90 {
+
+template <class T>
+struct SplitK {
+  using AccReg = typename T::AccReg;
+  using Acc = AccReg[T::kMmaM][T::Mma::kRegs];
+  // Warpgroups that each own a slice of a tile's rows (cooperative) or the whole tile (ping-pong).
+  static constexpr int kPartsPerTile = T::kPingPong ? 1 : T::kConsumers;
+  static constexpr int kPairs = T::kMmaM * T::Mma::kRegs / 2;  // 64-bit accumulator pairs per thread
+  static constexpr int kSlotPairs = kPairs * 128;
+  // Loads in flight in a sum: kChunk pairs of kBatch slots at once (small tiles have registers to
+  // spare; large ones must stay near their accumulators: with every pair's load in flight at
+  // once the compiler spilled them).
+  static constexpr int kChunk = kPairs <= 32 && kPairs % 16 == 0 ? 16 : (kPairs % 8 == 0 ? 8 : (kPairs % 4 == 0 ? 4 : 2));
+  static constexpr int kBatch = kPairs <= 32 ? 4 : (kPairs <= 64 ? 2 : 1);
+  // A slice's sum (sliced and in-cluster reductions) keeps up to kSliceLoads loads in flight per
+  // thread: every part's pairs at once where they fit, so one round trip to L2 (or to the other
+  // CTAs) serves the whole slice. Its accumulators are dead by then (published), so the
+  // registers are free.
+  static constexpr int kSliceLoads = 32;
+  static_assert(T::Mma::kRegs % 2 == 0 && kPairs % kChunk == 0, "accumulators are moved in pairs");
+
+  // Pair c of a thread's accumulators (registers 2p and 2p + 1 of wgmma tile c / (kRegs / 2)).
+  static __device__ AccReg& pair_lo(Acc& acc, int c) { return acc[c / (T::Mma::kRegs / 2)][c % (T::Mma::kRegs / 2) * 2]; }
+  static __device__ AccReg& pair_hi(Acc& acc, int c) { return acc[c / (T::Mma::kRegs / 2)][c % (T::Mma::kRegs / 2) * 2 + 1]; }
+
+  static __device__ int counter_words(int tile_parts) { return (2 * tile_parts + 63) / 64 * 64; }
+  static __device__ ptx::u32* arrivals(ptx::u32* workspace, int tile_part) { return workspace + tile_part; }
+  static __device__ ptx::u32* departures(ptx::u32* workspace, int tile_parts, int tile_part) {
+    return workspace + tile_parts + tile_part;
+  }
+  // Slot 0 of (reduced tile, part) `tile_part`, at this thread's first pair.
+  static __device__ ptx::u64* slots(ptx::u32* workspace, int tile_parts, int slots_per_tile, int tile_part) {
+    return reinterpret_cast<ptx::u64*>(workspace + counter_words(tile_parts)) +
+           size_t(tile_part) * slots_per_tile * kSlotPairs + threadIdx.x % 128;
+  }
+
+  static __device__ ptx::u64 pack(AccReg lo, AccReg hi) {
+    if constexpr (T::kF32Acc) return ptx::u64(__float_as_uint(lo)) | (ptx::u64(__float_as_uint(hi)) << 32);
+    else return ptx::u64(lo) | (ptx::u64(hi) << 32);
+  }
+  static __device__ void set(AccReg& lo, AccReg& hi, ptx::u64 v) {
+    if constexpr (T::kF32Acc) lo = __uint_as_float(ptx::u32(v)), hi = __uint_as_float(ptx::u32(v >> 32));
+    else lo = ptx::u32(v), hi = ptx::u32(v >> 32);
+  }
+  static __device__ void add(AccReg& lo, AccReg& hi, ptx::u64 v) {
+    if constexpr (T::kF32Acc) lo += __uint_as_float(ptx::u32(v)), hi += __uint_as_float(ptx::u32(v >> 32));
+    else lo = ptx::add_f16x2(lo, ptx::u32(v)), hi = ptx::add_f16x2(hi, ptx::u32(v >> 32));
+  }
+
+  // Sums pairs [begin, end) of this thread over `parts` partial tiles, in slot order, and stores
+  // them: load(s, c) is part s's pair c. kChunk pairs of kBatch parts are loaded at once.
+  template <int kChunk, int kBatch, class Load>
+  static __device__ void sum_and_store(const Load& load, int begin, int end, int parts, ptx::u16* C, int M, int N,
+                                       int row0, int col0) {
+    using namespace ptx;
+    for (int c0 = begin; c0 < end; c0 += kChunk) {
+      AccReg lo[kChunk], hi[kChunk];
+      for (int s0 = 0; s0 < parts; s0 += kBatch) {
+        u64 v[kBatch][kChunk];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+#pragma unroll
+          for (int i = 0; i < kChunk; ++i) v[b][i] = s0 + b < parts && c0 + i < end ? load(s0 + b, c0 + i) : 0ull;
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+#pragma unroll
+          for (int i = 0; i < kChunk; ++i) {
+            if (s0 + b == 0) set(lo[i], hi[i], v[b][i]);
+            else if (s0 + b < parts) add(lo[i], hi[i], v[b][i]);
+          }
+      }
+#pragma unroll
+      for (int i = 0; i < kChunk; ++i)
+        if (c0 + i < end) store_accumulator_pair<T>(c0 + i, lo[i], hi[i], C, M, N, row0, col0);
+    }
+  }
+  // The same with the batch sized to the parts (a slice is about kPairs / parts pairs wide), so
+  // that every load of a slice is in flight at once where kSliceLoads allow.
+  template <class Load>
+  static __device__ void sum_and_store_slice(const Load& load, int begin, int end, int parts, ptx::u16* C, int M, int N,
+                                             int row0, int col0) {
+    if (parts <= 2) sum_and_store<kSliceLoads / 2, 2>(load, begin, end, parts, C, M, N, row0, col0);
+    else if (parts <= 4) sum_and_store<kSliceLoads / 4, 4>(load, begin, end, parts, C, M, N, row0, col0);
+    else if (parts <= 8) sum_and_store<kSliceLoads / 8, 8>(load, begin, end, parts, C, M, N, row0, col0);
+    else if (parts <= 16) sum_and_store<kSliceLoads / 16, 16>(load, begin, end, parts, C, M, N, row0, col0);
+    else sum_and_store<1, kSliceLoads>(load, begin, end, parts, C, M, N, row0, col0);
+  }
+
+  // This unit's accumulators into its slot.
+  static __device__ void write_slot(Acc& acc, ptx::u64* slots, int slot) {
+    ptx::u64* mine = slots + size_t(slot) * kSlotPairs;
+#pragma unroll
+    for (int c = 0; c < kPairs; ++c) ptx::store_global_l2(mine + c * 128, pack(pair_lo(acc, c), pair_hi(acc, c)));
+  }
+  // The slot written, the warpgroup arrives (thread 0). The barrier orders every thread's stores
+  // before thread 0's release at gpu scope (release is cumulative).
+  static __device__ ptx::u32 publish(Acc& acc, ptx::u32* arrive, ptx::u64* slots, int slot, ptx::u32 barrier) {
+    write_slot(acc, slots, slot);
+    ptx::named_barrier_sync(barrier, 128);
+    return threadIdx.x % 128 == 0 ? ptx::atomic_add_gpu(arrive, 1u) : 0u;
+  }
+
+  // A reduction's phases in SM clocks, summed per CTA (trace.cuh; the first consumer's first thread).
+  static __device__ void stamp_reduction(ptx::u64 publish, ptx::u64 arrive, ptx::u64 wait, ptx::u64 slice,
+                                         ptx::u64 depart) {
+    if (threadIdx.x == 128) {
+      trace::cta_add(trace::kRedPublishClocks, publish);
+      trace::cta_add(trace::kRedArriveClocks, arrive);
+      trace::cta_add(trace::kRedWaitClocks, wait);
+      trace::cta_add(trace::kRedSliceClocks, slice);
+      trace::cta_add(trace::kRedDepartClocks, depart);
+      trace::cta_add(trace::kRedCalls, 1);
+    }
+  }
+
+  // The last unit to leave resets both counters (every unit has seen all arrivals by then).
+  static __device__ void depart(ptx::u32* arrive, ptx::u32* departed, int parts) {
+    if (threadIdx.x % 128 == 0 && ptx::atomic_add_gpu(departed, 1u) == ptx::u32(parts - 1)) {
+      *arrive = 0u;
+      *departed = 0u;
+    }
+  }
+
+  // Sliced: publishes, waits for the tile's other units, then sums and stores its slice — pairs
+  // [slot·kPairs/parts, (slot+1)·kPairs/parts) of every thread (each thread's pairs map to its own
+  // places in the tile, the same in every unit). Persistent launches only.
+  static __device__ void reduce_sliced(Acc& acc, ptx::u32* workspace, int tile_parts, int slots_per_tile,
+                                       int tile_part, int slot, int parts, ptx::u32 barrier, ptx::u16* C, int M, int N,
+                                       int row0, int col0) {
+    using namespace ptx;
+    u32* arrive = arrivals(workspace, tile_part);
+    const u64* all = slots(workspace, tile_parts, slots_per_tile, tile_part);
+    const u64 t0 = trace::clock();  // trace.cuh's stamps (0 in untraced builds)
+    write_slot(acc, slots(workspace, tile_parts, slots_per_tile, tile_part), slot);
+    named_barrier_sync(barrier, 128);
+    const u64 t1 = trace::clock();
+    if (threadIdx.x % 128 == 0) atomic_add_gpu(arrive, 1u);
+    const u64 t2 = trace::clock();
+    if (threadIdx.x % 128 == 0)
+      while (load_acquire_gpu(arrive) < u32(parts)) nanosleep(32);
+    named_barrier_sync(barrier, 128);
+    const u64 t3 = trace::clock();
+    const int begin = slot * kPairs / parts, end = (slot + 1) * kPairs / parts;
+    sum_and_store<(kPairs <= 64 ? 4 : 2), (kPairs <= 32 ? 8 : (kPairs <= 64 ? 4 : 2))>([all](int s, int c) { return load_global_l2(all + size_t(s) * kSlotPairs + c * 128); }, begin,
+                        end, parts, C, M, N, row0, col0);
+    const u64 t4 = trace::clock();
+    depart(arrive, departures(workspace, tile_parts, tile_part), parts);
+    stamp_reduction(t1 - t0, t2 - t1, t3 - t2, t4 - t3, trace::clock() - t4);
+  }
+
+  // Last: publishes; returns true (with `acc` holding the whole tile's sums) in the warpgroup
+  // that arrived last, which then stores the tile; false elsewhere. flag: one shared word of
+  // this warpgroup.
+  static __device__ bool reduce_last(Acc& acc, ptx::u32* workspace, int tile_parts, int slots_per_tile, int tile_part,
+                                     int slot, int parts, ptx::u32* flag, ptx::u32 barrier) {
+    using namespace ptx;
+    u32* arrive = arrivals(workspace, tile_part);
+    u64* all = slots(workspace, tile_parts, slots_per_tile, tile_part);
+    const u32 before = publish(acc, arrive, all, slot, barrier);
+    if (threadIdx.x % 128 == 0) {
+      const bool last = before == u32(parts - 1);
+      if (last) *arrive = 0u;  // nobody else touches it again in this launch
+      *flag = last ? 1u : 0u;
+    }
+    named_barrier_sync(barrier, 128);
+    if (*flag == 0u) return false;
+#pragma unroll
+    for (int c0 = 0; c0 < kPairs; c0 += kChunk) {
+#pragma unroll
+      for (int c = c0; c < c0 + kChunk; ++c) set(pair_lo(acc, c), pair_hi(acc, c), load_global_l2(all + c * 128));
+      for (int s0 = 1; s0 < parts; s0 += kBatch) {
+        u64 v[kBatch][kChunk];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+#pragma unroll
+          for (int c = 0; c < kChunk; ++c)
+            v[b][c] = s0 + b < parts ? load_global_l2(all + size_t(s0 + b) * kSlotPairs + (c0 + c) * 128) : 0ull;
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+          if (s0 + b < parts)
+#pragma unroll
+            for (int c = 0; c < kChunk; ++c) add(pair_lo(acc, c0 + c), pair_hi(acc, c0 + c), v[b][c]);
+      }
+    }
+    return true;
+  }
+
+  // In-cluster, first half: this warpgroup part's partial sums into its slot in the CTA's stage
+  // ring, idle after the CTA's only unit (the host checks the ring holds every part's slot:
+  // cluster_reduction_bytes in kernel_config.cpp), and the part's first row and column into
+  // `origin`. A cluster barrier publishes them (hgemm_ws.cuh).
+  static __device__ ptx::u64* cluster_slot(unsigned char* ring, int wg_part) {
+    return reinterpret_cast<ptx::u64*>(ring) + size_t(wg_part) * kSlotPairs + threadIdx.x % 128;
+  }
+  static __device__ void stage_for_cluster(Acc& acc, unsigned char* ring, int wg_part, ptx::u32* origin, int row0,
+                                           int col0) {
+    using namespace ptx;
+    const u64 t0 = trace::clock();
+    if (threadIdx.x % 128 == 0) origin[0] = u32(row0), origin[1] = u32(col0);
+    // The ring is overwritten only after every warpgroup that reads it retired its last wgmma.
+    named_barrier_sync(T::kRingRetiredBarrier, 128 * T::kStageReaders);
+    fence_proxy_async_shared();  // the async proxy's last reads of the ring before these writes
+    u64* mine = cluster_slot(ring, wg_part);
+#pragma unroll
+    for (int c = 0; c < kPairs; ++c) mine[c * 128] = pack(pair_lo(acc, c), pair_hi(acc, c));
+    if (threadIdx.x == 128) trace::cta_add(trace::kRedPublishClocks, trace::clock() - t0);
+  }
+
+  // Second half, after that barrier: this CTA, rank `rank` of the `parts` CTAs of its cluster
+  // (all on one tile), sums pairs [rank·kPairs/parts, (rank+1)·kPairs/parts) of every thread from
+  // each CTA's slot in rank order, and stores them.
+  static __device__ void sum_slice_in_cluster(unsigned char* ring, int wg_part, int rank, int parts, ptx::u16* C,
+                                              int M, int N, int row0, int col0) {
+    using namespace ptx;
+    const u32 first = smem_addr(cluster_slot(ring, wg_part));
+    const int begin = rank * kPairs / parts, end = (rank + 1) * kPairs / parts;
+    sum_and_store<1, 4>(
+        [first](int q, int c) { return load_shared_cluster(map_shared_to_rank(first + u32(c) * 128 * 8, u32(q))); }, begin,
+        end, parts, C, M, N, row0, col0);
+  }
+};
+
+}  // namespace gemmforge::sm90
