@@ -1,0 +1,2 @@
+# call 1 (device tool, 2026-12-02, H200): the warm-L2 residency curve
+mkdir -p $OUT/call1 && nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv > $OUT/call1/clocks.csv; python3 scripts/l2_residency.py --out $OUT/call1 2>&1 | tee $OUT/call1/l2_residency.log; nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv,noheader >> $OUT/call1/clocks.csv
