@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """How much of an operand a warm L2 really holds between calls: read bandwidth against footprint.
 
-The floor of `gemmforge report --floors` lets as many bytes as L2 holds move at L2 speed when L2 is
-warm. On a GPU whose L2 is two partitions that each cache for their own SMs, data read by every SM
-may be held twice, so the capacity that serves repeated calls can be about half of the nominal
-size. This measures it, two ways, each a CUDA graph of back-to-back calls on the same buffer
-(bench's gpu mode, warm L2), median over replays:
-  - stream: torch.sum over a buffer of F MiB (reads every byte once per call);
-  - gemm:   torch.matmul of 64 x K by K x N fp16 (the skinny class's pattern: B, N x K, read once
-            per call by the CTAs of its column tiles), for B of the same sizes.
-A footprint that stays in L2 reads faster than HBM's ~4.5 TB/s; one that does not, at most that.
+The floor of `gemmforge report --floors` lets as many bytes as L2 holds (its nominal size) move at
+L2 speed when L2 is warm. This measures how much of an operand a warm L2 really keeps between
+calls, each a CUDA graph of back-to-back calls on the same buffer (bench's gpu mode, warm L2),
+median over replays:
+  - gemm:   torch.matmul of 64 x K by K x N fp16 (the skinny class's pattern: B, K x N, read once
+            per call by the CTAs of its column tiles), for B of F MiB; the one to read;
+  - stream: torch.sum over a buffer of F MiB (reads every byte once per call); latency-bound below
+            some tens of MiB, so only its large sizes say anything.
+A footprint that stays in L2 reads faster than it does from HBM; past what L2 keeps, the rate
+falls (H200, session 15: 3.9-4.1 TB/s at 32-40 MiB, 2.7 TB/s at 48-64 MiB).
 
 Usage (on the GPU machine): python3 scripts/l2_residency.py --out DIR
 Writes DIR/l2_residency.csv and prints a table. Reads nothing it does not allocate; changes no
@@ -81,7 +82,7 @@ def main():
         x = torch.empty(nbytes // 2, dtype=torch.float16, device="cuda").normal_()
         out = torch.empty((), dtype=torch.float32, device="cuda")  # sum over dim 0 of the flat buffer
         med, lo, hi = time_graph(torch, lambda: torch.sum(x, dim=0, dtype=torch.float32, out=out), a.calls, a.replays)
-        rows.append({"kind": "stream", "mib": mib, "bytes_read": nbytes, "us_median": med, "us_min": lo,
+        rows.append({"kind": "stream", "mib": mib, "bytes_moved": nbytes, "us_median": med, "us_min": lo,
                      "us_max": hi, "gbps": nbytes / med / 1e3, "shape": ""})
         del x
         k = nbytes // 2 // a.gemm_n
@@ -91,7 +92,7 @@ def main():
             C = torch.empty(64, a.gemm_n, dtype=torch.float16, device="cuda")
             med, lo, hi = time_graph(torch, lambda: torch.matmul(A, B, out=C), a.calls, a.replays)
             moved = 2 * (64 * k + k * a.gemm_n + 64 * a.gemm_n)
-            rows.append({"kind": "gemm", "mib": mib, "bytes_read": moved, "us_median": med, "us_min": lo,
+            rows.append({"kind": "gemm", "mib": mib, "bytes_moved": moved, "us_median": med, "us_min": lo,
                          "us_max": hi, "gbps": moved / med / 1e3, "shape": f"64x{a.gemm_n}x{k}"})
             del A, B, C
         torch.cuda.empty_cache()
