@@ -36,6 +36,17 @@ struct HandleOptions {
   // capture is not measured. Off: the class rule or cuBLASLt's heuristic serves new shapes.
   // $GEMMFORGE_MEASURE_NEW_SHAPES=1 or =0 overrides this (anything else: UsageError).
   bool measure_new_shapes = false;
+  // Calls repeated with the same operands on the same stream, outside a graph capture, can be
+  // replayed from a CUDA graph made on the second such call: one cudaGraphLaunch then takes the
+  // place of the backend's own launch, which costs less host time (cuBLASLt's path most) and
+  // starts sooner after an idle gap. The first call with new operands is launched directly; up
+  // to 16 operand sets per shape and layout keep a graph. `except_pdl`: every call but those of
+  // kernels launched with programmatic dependent launch, whose prologue overlaps the previous
+  // kernel's tail when launched directly (a graph launch gives that up: back-to-back calls of
+  // such kernels were 11% slower replayed, isolated ones 12% faster); `all`: every call; `off`:
+  // none. $GEMMFORGE_REPLAY=off|except-pdl|all overrides this (else UsageError).
+  enum class Replay { off, except_pdl, all };
+  Replay replay = Replay::except_pdl;
 };
 
 // What serves one problem.
@@ -64,7 +75,9 @@ class Handle {
   // the device, so it can be captured in a CUDA graph; the cuBLASLt fallback gets its workspace
   // on a stream's first uncaptured call (a captured first call runs without workspace). Calls on
   // one stream, and graphs captured from it, share that stream's workspace: do not run two such
-  // graphs, or a graph and direct calls, at the same time on different streams.
+  // graphs, or a graph and direct calls, at the same time on different streams. With replays on
+  // (HandleOptions::replay), the second uncaptured call with a set of operands on a stream also
+  // captures the call into a graph of the handle's own (host work, tens of µs, once per set).
   // A and B need 16-byte alignment for gemmforge kernels (else cuBLASLt serves the call).
   void hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __half* B, __half* C, Layout layout,
              cudaStream_t stream);

@@ -97,7 +97,9 @@ void add_ceilings(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->footer(
       "Measures, in one process on the current GPU:\n"
       "  launch_gpu, launch_offline, launch_server  an empty kernel, timed exactly as bench's gpu, offline and\n"
-      "                                             server modes time a call (us per call)\n"
+      "                                             server modes time a call (us per call); through <<<>>>,\n"
+      "                                             cuLaunchKernelEx (with and without PDL) and a replayed\n"
+      "                                             graph, the fastest kept\n"
       "  hbm_read, hbm_write, hbm_copy              16-byte load / store kernels and a device-to-device copy\n"
       "                                             over buffers >= 4x L2 (GB/s; copy counts read + write)\n"
       "  l2_read                                    the load kernel over a quarter of L2, many passes (GB/s)\n"

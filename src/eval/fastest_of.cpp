@@ -7,6 +7,7 @@
 #include "core/stats.hpp"
 #include "eval/cuda_check.hpp"
 #include "eval/event_pair.hpp"
+#include "eval/graph_exec.hpp"
 
 namespace gemmforge {
 
@@ -21,59 +22,16 @@ int batch_for(double us_per_call) {
 }
 
 // A batch of one candidate's calls captured into a CUDA graph: replaying it runs the calls back
-// to back on the device whatever the host does meanwhile.
-class BatchGraph {
- public:
-  BatchGraph() = default;
-  BatchGraph(BatchGraph&& o) noexcept : exec_(o.exec_) { o.exec_ = nullptr; }
-  BatchGraph& operator=(BatchGraph&& o) noexcept {
-    std::swap(exec_, o.exec_);
-    return *this;
-  }
-  ~BatchGraph() {
-    if (exec_) cudaGraphExecDestroy(exec_);
-  }
-  // The calls use the operand sets in turn from `first`, as host-launched batches do (with a
-  // cold L2 every call finds its operands out of L2). Empty when the calls cannot be captured
-  // (the legacy default stream, a call that synchronizes); the failed capture leaves no error
-  // behind. Whatever a call throws, the stream leaves capture mode before it propagates.
-  static BatchGraph capture(const Launch& launch, int calls, const std::vector<Operands>& sets, size_t first,
-                            cudaStream_t stream) {
-    BatchGraph g;
-    // Thread-local: another thread of the process (a library user's) may call CUDA meanwhile.
-    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
-      cudaGetLastError();
-      return g;
-    }
-    cudaGraph_t graph = nullptr;
-    auto end_capture = [&] {
-      const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-      cudaGetLastError();
-      return ended;
-    };
-    try {
-      for (int c = 0; c < calls; ++c) launch(sets[(first + size_t(c)) % sets.size()], stream);
-    } catch (const Error&) {
-      end_capture();
-      if (graph) cudaGraphDestroy(graph);
-      return g;  // this candidate cannot be captured
-    } catch (...) {
-      end_capture();
-      if (graph) cudaGraphDestroy(graph);
-      throw;
-    }
-    if (end_capture() == cudaSuccess && graph && cudaGraphInstantiate(&g.exec_, graph, 0) != cudaSuccess)
-      g.exec_ = nullptr;
-    if (graph) cudaGraphDestroy(graph);
-    cudaGetLastError();
-    return g;
-  }
-  explicit operator bool() const { return exec_ != nullptr; }
-  void launch(cudaStream_t stream) const { GF_CUDA(cudaGraphLaunch(exec_, stream)); }
-
- private:
-  cudaGraphExec_t exec_ = nullptr;
-};
+// to back on the device whatever the host does meanwhile. The calls use the operand sets in turn
+// from `first`, as host-launched batches do (with a cold L2 every call finds its operands out of
+// L2). Empty when the calls cannot be captured (the legacy default stream, a call that
+// synchronizes).
+GraphExec capture_batch(const Launch& launch, int calls, const std::vector<Operands>& sets, size_t first,
+                        cudaStream_t stream) {
+  return GraphExec::capture(stream, [&](cudaStream_t s) {
+    for (int c = 0; c < calls; ++c) launch(sets[(first + size_t(c)) % sets.size()], s);
+  });
+}
 
 }  // namespace
 
@@ -90,7 +48,7 @@ std::optional<Fastest> fastest_of(const std::vector<Launch>& candidates, const s
     GF_CUDA(cudaEventSynchronize(events.end));
     return events.elapsed_us() / batch;
   };
-  auto time_graph = [&](const BatchGraph& g, int batch) {
+  auto time_graph = [&](const GraphExec& g, int batch) {
     GF_CUDA(cudaEventRecord(events.begin, stream));
     g.launch(stream);
     GF_CUDA(cudaEventRecord(events.end, stream));
@@ -100,7 +58,7 @@ std::optional<Fastest> fastest_of(const std::vector<Launch>& candidates, const s
   struct Survivor {
     size_t index;
     int batch;
-    BatchGraph graph;
+    GraphExec graph;
     std::vector<double> samples;
   };
   std::vector<Survivor> alive;
@@ -123,14 +81,14 @@ std::optional<Fastest> fastest_of(const std::vector<Launch>& candidates, const s
   std::vector<int> device_batch(alive.size());  // applied only if every survivor is captured
   for (size_t k = 0; k < alive.size() && by_device_time; ++k) {
     Survivor& a = alive[k];
-    BatchGraph probe = BatchGraph::capture(candidates[a.index], 4, sets, next, stream);
+    GraphExec probe = capture_batch(candidates[a.index], 4, sets, next, stream);
     if (!probe) {
       by_device_time = false;
       break;
     }
     probe.launch(stream);  // the first replay uploads the graph: not timed
     device_batch[k] = batch_for(time_graph(probe, 4));
-    a.graph = BatchGraph::capture(candidates[a.index], device_batch[k], sets, next, stream);
+    a.graph = capture_batch(candidates[a.index], device_batch[k], sets, next, stream);
     if (!a.graph) {
       by_device_time = false;
       break;
@@ -142,7 +100,7 @@ std::optional<Fastest> fastest_of(const std::vector<Launch>& candidates, const s
     for (size_t k = 0; k < alive.size(); ++k) alive[k].batch = device_batch[k];
   } else {
     GF_CUDA(cudaStreamSynchronize(stream));  // no graph is destroyed while its replay runs
-    for (auto& a : alive) a.graph = BatchGraph{};
+    for (auto& a : alive) a.graph = GraphExec{};
   }
   for (int r = 0; r < kRounds; ++r)
     for (size_t k = 0; k < alive.size(); ++k) {

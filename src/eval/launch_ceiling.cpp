@@ -3,14 +3,17 @@
 // batch size, idle gaps, waits on the whole device).
 #include "eval/ceiling_kernels.hpp"
 #include "eval/ceilings.hpp"
+#include "eval/cuda_check.hpp"
+#include "eval/graph_exec.hpp"
 #include "eval/timing.hpp"
 
 namespace gemmforge {
 namespace {
 
 // The launch paths a GEMM call may take: cudart's <<<>>>, the driver's cuLaunchKernelEx (our JIT
-// kernels), and the same with programmatic dependent launch (our kernels' PDL knob).
-enum class LaunchPath { runtime, driver, driver_pdl };
+// kernels), the same with programmatic dependent launch (our kernels' PDL knob), and a graph of
+// one such launch replayed (the runtime library's repeated calls, HandleOptions::replay).
+enum class LaunchPath { runtime, driver, driver_pdl, graph };
 
 class EmptyKernel final : public GemmImpl {
  public:
@@ -20,18 +23,33 @@ class EmptyKernel final : public GemmImpl {
       case LaunchPath::runtime: return "empty-kernel (<<<>>>)";
       case LaunchPath::driver: return "empty-kernel (cuLaunchKernelEx)";
       case LaunchPath::driver_pdl: return "empty-kernel (cuLaunchKernelEx, PDL)";
+      case LaunchPath::graph: return "empty-kernel (cudaGraphLaunch of one cuLaunchKernelEx)";
     }
     return "empty-kernel";
   }
-  void prepare(const Problem&, const std::vector<Operands>&) override {}
+  void prepare(const Problem&, const std::vector<Operands>&) override {
+    if (path_ != LaunchPath::graph || graph_) return;
+    std::string why;
+    graph_ = GraphExec::capture(ctx_.stream(), [](cudaStream_t s) { ceiling_ops::launch_empty_driver(s, false); }, &why);
+    if (!graph_) throw Error("the empty kernel cannot be captured in a graph: " + why);
+  }
   void run(const Operands&) override {
-    if (path_ == LaunchPath::runtime) ceiling_ops::launch_empty(ctx_.stream());
-    else ceiling_ops::launch_empty_driver(ctx_.stream(), path_ == LaunchPath::driver_pdl);
+    if (path_ == LaunchPath::runtime) return ceiling_ops::launch_empty(ctx_.stream());
+    // Inside the gpu mode's own graph a replay is what the kernel launch is there: launch that.
+    if (path_ == LaunchPath::graph && !capturing()) return graph_.launch(ctx_.stream());
+    ceiling_ops::launch_empty_driver(ctx_.stream(), path_ == LaunchPath::driver_pdl);
   }
 
  private:
+  bool capturing() const {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    GF_CUDA(cudaStreamIsCapturing(ctx_.stream(), &status));
+    return status != cudaStreamCaptureStatusNone;
+  }
+
   DeviceContext& ctx_;
   LaunchPath path_;
+  GraphExec graph_;
 };
 
 struct LaunchMode {
@@ -67,8 +85,10 @@ std::vector<CeilingMeasurement> measure_launch_latency(DeviceContext& ctx, const
   // Every launch path, interleaved. The ceiling is the fastest sample of the fastest path: a
   // floor must not be above what any call can take, and a sample is already an average over
   // many launches (a graph, a batch) except in server mode.
-  EmptyKernel runtime(ctx, LaunchPath::runtime), driver(ctx, LaunchPath::driver), pdl(ctx, LaunchPath::driver_pdl);
-  const std::vector<GemmImpl*> impls = {&runtime, &driver, &pdl};
+  EmptyKernel runtime(ctx, LaunchPath::runtime), driver(ctx, LaunchPath::driver), pdl(ctx, LaunchPath::driver_pdl),
+      graph(ctx, LaunchPath::graph);
+  const std::vector<GemmImpl*> impls = {&runtime, &driver, &pdl, &graph};
+  for (GemmImpl* k : impls) k->prepare(Problem{Shape{1, 1, 1}, Layout::tn, Accum::f32}, {});
   std::vector<ShapeTimer::Estimate> est;
   for (GemmImpl* k : impls) est.push_back(timer.estimate(*k));
   timer.warm_up(impls, t.light_warmup_s);
@@ -84,8 +104,8 @@ std::vector<CeilingMeasurement> measure_launch_latency(DeviceContext& ctx, const
     m.field = lm.field;
     m.value = timed.wall.min;
     m.time_us = timed.wall;
-    m.method = std::string(lm.method) + "; launched through <<<>>>, cuLaunchKernelEx and cuLaunchKernelEx with PDL, "
-               "interleaved; the value is the fastest sample of the fastest path";
+    m.method = std::string(lm.method) + "; launched through <<<>>>, cuLaunchKernelEx, cuLaunchKernelEx with PDL and a "
+               "replayed graph of one launch, interleaved; the value is the fastest sample of the fastest path";
     m.detail["launch_path"] = impls[fastest]->name();
     m.detail["per_path_us"] = nlohmann::json::object();
     for (size_t i = 0; i < paths.size(); ++i)

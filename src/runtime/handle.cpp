@@ -14,11 +14,13 @@
 #include "core/shape.hpp"
 #include "eval/cuda_check.hpp"
 #include "eval/device.hpp"
+#include "eval/graph_exec.hpp"
 #include "eval/lt_matmul.hpp"
 #include "gemmforge/gemm.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/plan_measurement.hpp"
+#include "runtime/replay_book.hpp"
 #include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "runtime/table.hpp"
@@ -111,6 +113,8 @@ struct Plan {
   std::map<cudaStream_t, DeviceBuffer> splitk_workspaces;
   // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
   std::map<uint32_t, std::unique_ptr<LtPlan>> lt;
+  // Graphs of repeated calls (HandleOptions::replay); freed after the device is idle (~Impl).
+  ReplayBook<GraphExec> replays;
   PlanInfo info;
 };
 
@@ -135,6 +139,7 @@ struct Handle::Impl {
   std::unordered_map<PlanKey, Plan, PlanKeyHash> plans;
   const uint64_t serial = next_handle_serial();  // tells this handle from any earlier one
   std::map<cudaStream_t, void*> workspaces;
+  cudaStream_t capture_stream = nullptr;  // where replayed calls are captured, made when first needed
   std::mutex mu;
 
   explicit Impl(const HandleOptions& o) : options(o) {
@@ -143,6 +148,13 @@ struct Handle::Impl {
       if (v == "1" || v == "on" || v == "true" || v == "yes") options.measure_new_shapes = true;
       else if (v == "0" || v == "off" || v == "false" || v == "no") options.measure_new_shapes = false;
       else throw UsageError("GEMMFORGE_MEASURE_NEW_SHAPES must be 1 or 0 (on/off, true/false, yes/no), got '" + v + "'");
+    }
+    if (const char* env = std::getenv("GEMMFORGE_REPLAY"); env && *env) {
+      const std::string v = env;
+      if (v == "off") options.replay = HandleOptions::Replay::off;
+      else if (v == "except-pdl") options.replay = HandleOptions::Replay::except_pdl;
+      else if (v == "all") options.replay = HandleOptions::Replay::all;
+      else throw UsageError("GEMMFORGE_REPLAY must be off, except-pdl or all, got '" + v + "'");
     }
     std::string path = o.table;
     if (path.empty())
@@ -171,6 +183,7 @@ struct Handle::Impl {
     cudaSetDevice(ctx.info().device);
     cudaDeviceSynchronize();
     for (auto& [stream, ws] : workspaces) cudaFree(ws);
+    if (capture_stream) cudaStreamDestroy(capture_stream);
   }
 
   // A kernel's module, compiled (or taken from the disk cache) and loaded once per handle; with
@@ -368,13 +381,43 @@ struct Handle::Impl {
       it = workspaces.emplace(stream, ws).first;
     }
     if (it != workspaces.end()) {
-      lt->lt->run(lt->with_workspace, o, it->second, kLtWorkspaceBytes, stream);
+      void* ws = it->second;
+      launch(plan, o, stream, replays(nullptr),
+             [&](cudaStream_t s) { lt->lt->run(lt->with_workspace, o, ws, kLtWorkspaceBytes, s); });
     } else if (lt->has_without) {
       lt->lt->run(lt->without_workspace, o, nullptr, 0, stream);
     } else {
       throw Error("cuBLASLt needs workspace for " + to_string(p.shape) +
                   ", and the first call on this stream is being captured: make one call on it before capturing");
     }
+  }
+
+  // Enqueues one call on `stream`: replayed from its graph if the plan has one for these operands
+  // (made now if this is their second call), else directly. `enqueue(s)` puts the call on s, the
+  // caller's stream or, to capture it, the handle's own (the workspaces it names stay the
+  // caller stream's, as the graph is launched there).
+  template <class Enqueue>
+  void launch(Plan& plan, const Operands& o, cudaStream_t stream, bool replayable, Enqueue&& enqueue) {
+    if (!replayable || plan.replays.off() || is_capturing(stream)) return enqueue(stream);
+    const GraphExec* graph = plan.replays.graph_for(ReplayKey{stream, o.A, o.B, o.C}, [&] {
+      RelaxedCapture relaxed;  // instantiating must not invalidate another thread's global-mode capture
+      if (!capture_stream) GF_CUDA(cudaStreamCreateWithFlags(&capture_stream, cudaStreamNonBlocking));
+      std::string why;
+      GraphExec g = GraphExec::capture(capture_stream, enqueue, &why);
+      if (!g) plan.replays.switch_off(why);
+      return g;
+    });
+    if (graph) graph->launch(stream);
+    else enqueue(stream);
+  }
+
+  // Whether calls are replayed from graphs (HandleOptions::replay): those of `kernel`, or with
+  // nullptr, of cuBLASLt or an sm80 kernel.
+  bool replays(const Sm90Kernel* kernel) const {
+    using R = HandleOptions::Replay;
+    if (options.replay == R::all) return true;
+    if (options.replay == R::off) return false;
+    return !(kernel && kernel->knobs().pdl);
   }
 
   // The plan's split-K workspace on `stream`, made (outside a capture only) on first use.
@@ -447,11 +490,12 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   Plan& plan = found ? *found : impl_->plan_for(p, !Impl::is_capturing(stream));
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
-    plan.kernel->run_on(o, stream, plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr);
+    void* ws = plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr;
+    impl_->launch(plan, o, stream, impl_->replays(plan.kernel.get()), [&](cudaStream_t s) { plan.kernel->run_on(o, s, ws); });
     return;
   }
   if (plan.sm80 && plan.sm80->accepts(o)) {
-    plan.sm80->run_on(o, stream);
+    impl_->launch(plan, o, stream, impl_->replays(nullptr), [&](cudaStream_t s) { plan.sm80->run_on(o, s); });
     return;
   }
   impl_->run_lt(plan, p, o, stream);
@@ -461,7 +505,14 @@ PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
   const Problem p = checked_problem(M, N, K, layout);
   impl_->enter_device();
   std::lock_guard lock(impl_->mu);
-  return impl_->plan_for(p, true).info;
+  Plan& plan = impl_->plan_for(p, true);
+  PlanInfo info = plan.info;
+  if (impl_->replays(plan.kernel.get()))
+    info.detail += plan.replays.off() ? "; repeated calls not replayed: " + plan.replays.why_off()
+                                      : "; repeated calls replayed from CUDA graphs (" +
+                                            std::to_string(plan.replays.captures()) + " made, " +
+                                            std::to_string(plan.replays.replays()) + " replays so far)";
+  return info;
 }
 
 std::string Handle::table_status() const { return impl_->table_status; }

@@ -1,6 +1,7 @@
 #include "runtime/library_impl.hpp"
 
 #include <cstdlib>
+#include <utility>
 
 #include "eval/cuda_check.hpp"
 #include "eval/gemm_impl.hpp"
@@ -12,9 +13,8 @@ namespace {
 
 class LibraryImpl final : public GemmImpl {
  public:
-  LibraryImpl(DeviceContext& ctx, bool measure_new_shapes)
-      : ctx_(ctx), measure_(measure_new_shapes), handle_(options(measure_new_shapes)) {}
-  std::string name() const override { return measure_ ? kMeasuringLibraryImplName : kLibraryImplName; }
+  LibraryImpl(DeviceContext& ctx, std::string name, HandleOptions o) : ctx_(ctx), name_(std::move(name)), handle_(o) {}
+  std::string name() const override { return name_; }
   std::string note() const override { return info_.backend + ": " + info_.detail; }
 
   void prepare(const Problem& p, const std::vector<Operands>& sets) override {
@@ -35,14 +35,8 @@ class LibraryImpl final : public GemmImpl {
   }
 
  private:
-  static HandleOptions options(bool measure_new_shapes) {
-    HandleOptions o;
-    o.measure_new_shapes = measure_new_shapes;
-    return o;
-  }
-
   DeviceContext& ctx_;
-  bool measure_;
+  std::string name_;
   Handle handle_;  // the table from $GEMMFORGE_TABLE, as a user's handle would have it
   Problem problem_;
   PlanInfo info_;
@@ -57,9 +51,24 @@ std::string library_table_problem() {
 }
 
 void register_library_impl() {
-  register_impl(kLibraryImplName, [](DeviceContext& ctx) { return std::make_unique<LibraryImpl>(ctx, false); });
-  register_impl(kMeasuringLibraryImplName,
-                [](DeviceContext& ctx) { return std::make_unique<LibraryImpl>(ctx, true); });
+  register_impl(kLibraryImplName, [](DeviceContext& ctx) { return std::make_unique<LibraryImpl>(ctx, kLibraryImplName, HandleOptions{}); });
+  register_impl(kMeasuringLibraryImplName, [](DeviceContext& ctx) {
+    HandleOptions o;
+    o.measure_new_shapes = true;
+    return std::make_unique<LibraryImpl>(ctx, kMeasuringLibraryImplName, o);
+  });
+  // $GEMMFORGE_REPLAY would override what these two are named for.
+  auto with_replay = [](const char* name, HandleOptions::Replay r) {
+    register_impl(name, [name, r](DeviceContext& ctx) -> std::unique_ptr<GemmImpl> {
+      if (const char* env = std::getenv("GEMMFORGE_REPLAY"); env && *env)
+        throw UsageError(std::string(name) + " sets its own replays: unset GEMMFORGE_REPLAY (it is '" + env + "')");
+      HandleOptions o;
+      o.replay = r;
+      return std::make_unique<LibraryImpl>(ctx, name, o);
+    });
+  };
+  with_replay(kDirectLibraryImplName, HandleOptions::Replay::off);
+  with_replay(kReplayAllLibraryImplName, HandleOptions::Replay::all);
 }
 
 }  // namespace gemmforge
