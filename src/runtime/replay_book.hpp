@@ -1,8 +1,8 @@
 // Which calls of one plan are replayed from CUDA graphs (HandleOptions::replay), and the graphs.
 // A graph holds the operand addresses and the workspace of the stream it was made for, so there
 // is one per (stream, A, B, C). It is made on the second call that names them, not the first: a
-// capture costs more host time than tens of direct calls, and a caller whose buffers change on
-// every call must not pay it. The graph type is a parameter so that the policy is tested without
+// capture records the call and instantiates a graph, host work that one replay does not pay
+// back, and a caller whose buffers change on every call must not pay it. The graph type is a parameter so that the policy is tested without
 // a GPU (tests/cpu/test_replay_book.cpp).
 #pragma once
 #include <cstddef>
