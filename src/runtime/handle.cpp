@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -403,7 +405,9 @@ struct Handle::Impl {
       RelaxedCapture relaxed;  // instantiating must not invalidate another thread's global-mode capture
       if (!capture_stream) GF_CUDA(cudaStreamCreateWithFlags(&capture_stream, cudaStreamNonBlocking));
       std::string why;
+      const auto start = std::chrono::steady_clock::now();
       GraphExec g = GraphExec::capture(capture_stream, enqueue, &why);
+      plan.replays.add_capture_time(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
       if (!g) plan.replays.switch_off(why);
       return g;
     });
@@ -507,11 +511,14 @@ PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
   std::lock_guard lock(impl_->mu);
   Plan& plan = impl_->plan_for(p, true);
   PlanInfo info = plan.info;
-  if (impl_->replays(plan.kernel.get()))
-    info.detail += plan.replays.off() ? "; repeated calls not replayed: " + plan.replays.why_off()
-                                      : "; repeated calls replayed from CUDA graphs (" +
-                                            std::to_string(plan.replays.captures()) + " made, " +
-                                            std::to_string(plan.replays.replays()) + " replays so far)";
+  if (impl_->replays(plan.kernel.get())) {
+    const auto& r = plan.replays;
+    char capture[64] = "";
+    if (r.captures() > 0) std::snprintf(capture, sizeof capture, " in %.0f us each", r.capture_time_us() / double(r.captures()));
+    info.detail += r.off() ? "; repeated calls not replayed: " + r.why_off()
+                           : std::string("; repeated calls replayed from CUDA graphs (") + std::to_string(r.captures()) + " made" + capture + ", " + std::to_string(r.replays()) +
+                                 " replays so far)";
+  }
   return info;
 }
 

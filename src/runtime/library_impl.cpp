@@ -15,7 +15,16 @@ class LibraryImpl final : public GemmImpl {
  public:
   LibraryImpl(DeviceContext& ctx, std::string name, HandleOptions o) : ctx_(ctx), name_(std::move(name)), handle_(o) {}
   std::string name() const override { return name_; }
-  std::string note() const override { return info_.backend + ": " + info_.detail; }
+  // Asked again each time: the plan's detail counts the replays made since.
+  std::string note() const override {
+    PlanInfo now = info_;
+    if (!info_.backend.empty()) try {
+        now = handle_.plan(problem_.shape.M, problem_.shape.N, problem_.shape.K, problem_.layout);
+      } catch (const Error&) {
+        // the plan made at prepare() stands
+      }
+    return now.backend + ": " + now.detail;
+  }
 
   void prepare(const Problem& p, const std::vector<Operands>& sets) override {
     if (p.acc != Accum::f32) throw Error("the runtime library accumulates in f32 only");
@@ -37,7 +46,7 @@ class LibraryImpl final : public GemmImpl {
  private:
   DeviceContext& ctx_;
   std::string name_;
-  Handle handle_;  // the table from $GEMMFORGE_TABLE, as a user's handle would have it
+  mutable Handle handle_;  // the table from $GEMMFORGE_TABLE, as a user's handle would have it (note() asks it)
   Problem problem_;
   PlanInfo info_;
 };

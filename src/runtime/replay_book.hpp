@@ -69,6 +69,9 @@ class ReplayBook {
   size_t captures() const { return captures_; }
   size_t replays() const { return replays_; }
   size_t remembered() const { return entries_.size(); }
+  // Host time the captures took (the caller times them: the book makes no graph itself).
+  void add_capture_time(double us) { capture_us_ += us; }
+  double capture_time_us() const { return capture_us_; }
 
  private:
   struct Entry {
@@ -88,6 +91,7 @@ class ReplayBook {
   std::vector<Entry> entries_;
   std::string why_off_;
   size_t captures_ = 0, replays_ = 0, unreplayed_ = 0;
+  double capture_us_ = 0;
 };
 
 }  // namespace gemmforge

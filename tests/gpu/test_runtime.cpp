@@ -74,6 +74,9 @@ std::filesystem::path write_table(const DeviceContext& ctx, const std::string& g
   y.knobs.splits = 3;
   x.knobs.splits = 32;
   t.exact[{1024, 1024, 2048, Layout::tn, Accum::f32}] = y;
+  TableEntry with_pdl = entry(split);  // launched with programmatic dependent launch
+  with_pdl.knobs.pdl = true;
+  t.exact[{2048, 2048, 512, Layout::tn, Accum::f32}] = with_pdl;
   t.exact[{256, 256, 16384, Layout::tn, Accum::f32}] = x;
   // The sm80 family: one kernel built for its shape, one scalar-load build that takes N = 7 in nn.
   TableEntry built_for_shape;
@@ -113,7 +116,7 @@ TEST(Runtime, TableShapesRunGemmforgeKernelsAndPassTheGate) {
   GF_REQUIRE_GPU(ctx);
   if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
   Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
-  EXPECT_NE(h.table_status().find("10 shapes, 1 class rules"), std::string::npos) << h.table_status();
+  EXPECT_NE(h.table_status().find("11 shapes, 1 class rules"), std::string::npos) << h.table_status();
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::tn, "gemmforge");
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::nn, "gemmforge");
   expect_gate_passes(h, *ctx, {77, 1000, 4104}, Layout::tn, "gemmforge");
@@ -313,39 +316,52 @@ TEST(Runtime, ACallCapturedInAGraphReplaysTheSameResult) {
 TEST(Runtime, RepeatedCallsReplayedFromGraphsPassTheGateAndMatchDirectCalls) {
   GF_REQUIRE_GPU(ctx);
   const std::string table = ctx->info().cc_major == 9 ? write_table(*ctx, ctx->info().name).string() : "none";
-  HandleOptions replayed{table, true}, direct{table, true};
-  replayed.replay = HandleOptions::Replay::all;
+  HandleOptions direct{table, true};
   direct.replay = HandleOptions::Replay::off;
-  Handle h(replayed), d(direct);
+  Handle d(direct);
   std::vector<std::pair<Shape, std::string>> cases = {{{1000, 1000, 1000}, "cublaslt"}, {{96, 520, 72}, "cublaslt"}};
-  if (ctx->info().cc_major == 9)
-    cases.insert(cases.end(), {{{4096, 4096, 4096}, "gemmforge"}, {{1024, 1024, 2048}, "gemmforge"}, {{64, 128, 64}, "gemmforge"}});
+  if (ctx->info().cc_major == 9)  // a Hopper kernel, split-K, sm80 built for its shape, and PDL
+    cases.insert(cases.end(), {{{4096, 4096, 4096}, "gemmforge"},
+                               {{1024, 1024, 2048}, "gemmforge"},
+                               {{64, 128, 64}, "gemmforge"},
+                               {{2048, 2048, 512}, "gemmforge"}});
   cudaStream_t streams[2]{};
   for (auto& st : streams) GF_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  for (const auto& [s, backend] : cases) {
-    expect_gate_passes(h, *ctx, s, Layout::tn, backend);
-    ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-    buf.fill_for_timing(11, ctx->stream());
-    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
-    const Operands o = buf.guarded();
-    const size_t bytes = size_t(s.M * s.N) * 2;
-    std::vector<unsigned char> want(bytes), got(bytes);
-    d.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, streams[0]);
-    GF_CUDA(cudaStreamSynchronize(streams[0]));
-    GF_CUDA(cudaMemcpy(want.data(), o.C, bytes, cudaMemcpyDeviceToHost));
-    for (cudaStream_t st : streams)
-      for (int call = 0; call < 4; ++call) {  // direct, captured, then replayed
-        GF_CUDA(cudaMemset(o.C, 0, bytes));
-        h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, st);
-        GF_CUDA(cudaStreamSynchronize(st));
-        GF_CUDA(cudaMemcpy(got.data(), o.C, bytes, cudaMemcpyDeviceToHost));
-        EXPECT_EQ(want, got) << to_string(s) << " call " << call;
-      }
-    const PlanInfo info = h.plan(s.M, s.N, s.K, Layout::tn);
-    EXPECT_NE(info.detail.find("replayed from CUDA graphs"), std::string::npos) << to_string(s) << ": " << info.detail;
-    EXPECT_EQ(info.detail.find(" 0 replays"), std::string::npos) << to_string(s) << ": " << info.detail;
+  {
+    HandleOptions replayed{table, true};
+    replayed.replay = HandleOptions::Replay::all;
+    Handle h(replayed);
+    for (const auto& [s, backend] : cases) {
+      expect_gate_passes(h, *ctx, s, Layout::tn, backend);
+      ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+      buf.fill_for_timing(11, ctx->stream());
+      GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+      const Operands o = buf.guarded();
+      const size_t bytes = size_t(s.M * s.N) * 2;
+      std::vector<unsigned char> want(bytes), got(bytes);
+      d.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, streams[0]);
+      GF_CUDA(cudaStreamSynchronize(streams[0]));
+      GF_CUDA(cudaMemcpy(want.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+      for (cudaStream_t st : streams)
+        for (int call = 0; call < 4; ++call) {  // direct, captured, then replayed
+          GF_CUDA(cudaMemset(o.C, 0, bytes));
+          h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, st);
+          GF_CUDA(cudaStreamSynchronize(st));
+          GF_CUDA(cudaMemcpy(got.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+          EXPECT_EQ(want, got) << to_string(s) << " call " << call;
+        }
+      const PlanInfo info = h.plan(s.M, s.N, s.K, Layout::tn);
+      EXPECT_NE(info.detail.find("replayed from CUDA graphs"), std::string::npos) << to_string(s) << ": " << info.detail;
+      EXPECT_EQ(info.detail.find(" 0 replays"), std::string::npos) << to_string(s) << ": " << info.detail;
+    }
   }
   for (auto st : streams) cudaStreamDestroy(st);
+  if (ctx->info().cc_major == 9) {  // the default leaves the PDL kernel's calls alone
+    Handle h(HandleOptions{table, true});
+    const PlanInfo info = h.plan(2048, 2048, 512, Layout::tn);
+    EXPECT_NE(info.detail.find("pdl"), std::string::npos) << info.detail;
+    EXPECT_EQ(info.detail.find("replayed"), std::string::npos) << info.detail;
+  }
 }
 
 // Shapes the table does not name, measured when their plan is made: the plan says what was
