@@ -4,6 +4,12 @@
 
 namespace gemmforge {
 
+bool is_capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  GF_CUDA(cudaStreamIsCapturing(stream, &status));
+  return status != cudaStreamCaptureStatusNone;
+}
+
 GraphExec GraphExec::capture(cudaStream_t stream, const std::function<void(cudaStream_t)>& enqueue, std::string* why) {
   auto failed = [&](const std::string& reason) {
     cudaGetLastError();  // a capture that failed is not the caller's error

@@ -9,6 +9,9 @@
 
 namespace gemmforge {
 
+// Whether work enqueued on `stream` now would be captured into a graph rather than run.
+bool is_capturing(cudaStream_t stream);
+
 class GraphExec {
  public:
   GraphExec() = default;

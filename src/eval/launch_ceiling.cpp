@@ -3,7 +3,6 @@
 // batch size, idle gaps, waits on the whole device).
 #include "eval/ceiling_kernels.hpp"
 #include "eval/ceilings.hpp"
-#include "eval/cuda_check.hpp"
 #include "eval/graph_exec.hpp"
 #include "eval/timing.hpp"
 
@@ -36,17 +35,11 @@ class EmptyKernel final : public GemmImpl {
   void run(const Operands&) override {
     if (path_ == LaunchPath::runtime) return ceiling_ops::launch_empty(ctx_.stream());
     // Inside the gpu mode's own graph a replay is what the kernel launch is there: launch that.
-    if (path_ == LaunchPath::graph && !capturing()) return graph_.launch(ctx_.stream());
+    if (path_ == LaunchPath::graph && !is_capturing(ctx_.stream())) return graph_.launch(ctx_.stream());
     ceiling_ops::launch_empty_driver(ctx_.stream(), path_ == LaunchPath::driver_pdl);
   }
 
  private:
-  bool capturing() const {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    GF_CUDA(cudaStreamIsCapturing(ctx_.stream(), &status));
-    return status != cudaStreamCaptureStatusNone;
-  }
-
   DeviceContext& ctx_;
   LaunchPath path_;
   GraphExec graph_;

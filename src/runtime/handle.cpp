@@ -438,11 +438,7 @@ struct Handle::Impl {
     return plan.splitk_workspaces.emplace(stream, std::move(ws)).first->second.get();
   }
 
-  static bool is_capturing(cudaStream_t stream) {
-    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-    GF_CUDA(cudaStreamIsCapturing(stream, &capturing));
-    return capturing != cudaStreamCaptureStatusNone;
-  }
+  static bool is_capturing(cudaStream_t stream) { return gemmforge::is_capturing(stream); }
 
   // This stream is not capturing, but another may be (any thread, in global mode): a relaxed
   // capture mode keeps this thread's allocations from invalidating that capture.
@@ -516,8 +512,8 @@ PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
     char capture[64] = "";
     if (r.captures() > 0) std::snprintf(capture, sizeof capture, " in %.0f us each", r.capture_time_us() / double(r.captures()));
     info.detail += r.off() ? "; repeated calls not replayed: " + r.why_off()
-                           : std::string("; repeated calls replayed from CUDA graphs (") + std::to_string(r.captures()) + " made" + capture + ", " + std::to_string(r.replays()) +
-                                 " replays so far)";
+                           : "; repeated calls replayed from CUDA graphs (" + std::to_string(r.captures()) + " made" +
+                                 capture + ", " + std::to_string(r.replays()) + " replays so far)";
   }
   return info;
 }
