@@ -2,8 +2,8 @@
 """What replaying repeated calls from CUDA graphs gains, per backend, from one bench run.
 
 Reads a results.csv (or a .tar.gz holding one) that measured gemmforge-lib-direct beside
-gemmforge-lib, gemmforge-lib-replay-all and/or gemmforge-lib-adaptive (session 16's call 4; that
-setting was dropped after it), and prints, per mode and per backend that served
+gemmforge-lib, gemmforge-lib-except-pdl, gemmforge-lib-replay-all and/or gemmforge-lib-adaptive
+(session 16's call 4; that setting was dropped after it), and prints, per mode and per backend that served
 the problem (cuBLASLt, an sm80 kernel, a Hopper kernel with or without PDL), the geometric mean,
 min and max of direct time / replayed time over the problems (shape and layout), with the
 problems where replaying lost most.
@@ -19,7 +19,7 @@ import sys
 import tarfile
 
 DIRECT = "gemmforge-lib-direct"
-VARIANTS = ("gemmforge-lib", "gemmforge-lib-adaptive", "gemmforge-lib-replay-all")
+VARIANTS = ("gemmforge-lib", "gemmforge-lib-except-pdl", "gemmforge-lib-adaptive", "gemmforge-lib-replay-all")
 
 
 def rows_of(path):

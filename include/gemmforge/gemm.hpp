@@ -40,13 +40,16 @@ struct HandleOptions {
   // replayed from a CUDA graph made on the second such call: one cudaGraphLaunch then takes the
   // place of the backend's own launch, which costs less host time (cuBLASLt's path most) and
   // starts sooner after an idle gap. The first call with new operands is launched directly; up
-  // to 16 operand sets per shape and layout keep a graph. `except_pdl`: every call but those of
-  // kernels launched with programmatic dependent launch, whose prologue overlaps the previous
-  // kernel's tail when launched directly (a graph launch gives that up: back-to-back calls of
-  // such kernels were 11% slower replayed, isolated ones 12% faster); `all`: every call; `off`:
-  // none. $GEMMFORGE_REPLAY=off|except-pdl|all overrides this (else UsageError).
-  enum class Replay { off, except_pdl, all };
-  Replay replay = Replay::except_pdl;
+  // to 16 operand sets per shape and layout keep a graph. Kernels launched with programmatic
+  // dependent launch (PDL) start their prologue under the previous kernel's tail when launched
+  // directly, which a graph launch gives up: back-to-back calls of such kernels were 11% slower
+  // replayed, isolated ones 12% faster. `except_pdl_back_to_back`: every call but a PDL kernel's
+  // that comes within 20 µs of the handle's previous call on its stream returning (so the
+  // previous kernel may still run; the host clock decides, the device is not queried);
+  // `except_pdl`: every call but a PDL kernel's; `all`: every call; `off`: none.
+  // $GEMMFORGE_REPLAY=off|except-pdl|except-pdl-back-to-back|all overrides this (else UsageError).
+  enum class Replay { off, except_pdl, except_pdl_back_to_back, all };
+  Replay replay = Replay::except_pdl_back_to_back;
 };
 
 // What serves one problem.

@@ -97,7 +97,7 @@ int run(const BenchArgs& a, int argc, char** argv) {
   // The library without its table is cuBLASLt under another name: refuse before measuring anything.
   const bool measures_library = std::any_of(o.impls.begin(), o.impls.end(), [](const std::string& i) {
     return i == kLibraryImplName || i == kMeasuringLibraryImplName || i == kDirectLibraryImplName ||
-           i == kReplayAllLibraryImplName;
+           i == kExceptPdlLibraryImplName || i == kReplayAllLibraryImplName;
   });
   if (measures_library)
     if (const std::string why = library_table_problem(); !why.empty())

@@ -39,8 +39,9 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
                  "comma list of cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge (a sweep of "
                  "kernel configs), gemmforge-lib (the runtime library with the table in $GEMMFORGE_TABLE), "
                  "gemmforge-lib-measured (the same, measuring shapes the table does not name when their plan is made), "
-                 "gemmforge-lib-direct and gemmforge-lib-replay-all (the library with no repeated call replayed from a "
-                 "CUDA graph, and with every one; gemmforge-lib replays all but PDL kernels' calls)")
+                 "gemmforge-lib-direct, gemmforge-lib-except-pdl and gemmforge-lib-replay-all (the library with no "
+                 "repeated call replayed from a CUDA graph, with all but PDL kernels' calls, and with every one; "
+                 "gemmforge-lib replays all but PDL kernels' calls that come back to back)")
       ->capture_default_str();
   app.add_option("--configs", o.configs,
                  "with --impl gemmforge: 'all' Hopper kernel configurations, 'sm80' the mma.sync family's, or a "
@@ -147,7 +148,7 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
     if (!is_known_impl(name))
       throw Error("unknown implementation '" + name +
                   "': choose from cublas, cublaslt-heuristic, cublaslt-autotune, torch, gemmforge, gemmforge-lib, "
-                  "gemmforge-lib-measured, gemmforge-lib-direct, gemmforge-lib-replay-all");
+                  "gemmforge-lib-measured, gemmforge-lib-direct, gemmforge-lib-except-pdl, gemmforge-lib-replay-all");
     if (name == "torch") wants_torch = true;
     else b.impls.push_back(name);
   }

@@ -23,6 +23,7 @@
 #include "jit/kernel_cache.hpp"
 #include "runtime/plan_measurement.hpp"
 #include "runtime/replay_book.hpp"
+#include "runtime/stream_recency.hpp"
 #include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "runtime/table.hpp"
@@ -142,6 +143,7 @@ struct Handle::Impl {
   const uint64_t serial = next_handle_serial();  // tells this handle from any earlier one
   std::map<cudaStream_t, void*> workspaces;
   cudaStream_t capture_stream = nullptr;  // where replayed calls are captured, made when first needed
+  StreamRecency<> recent;                 // when the last call on each stream returned (Replay::except_pdl_back_to_back)
   std::mutex mu;
 
   explicit Impl(const HandleOptions& o) : options(o) {
@@ -155,8 +157,9 @@ struct Handle::Impl {
       const std::string v = env;
       if (v == "off") options.replay = HandleOptions::Replay::off;
       else if (v == "except-pdl") options.replay = HandleOptions::Replay::except_pdl;
+      else if (v == "except-pdl-back-to-back") options.replay = HandleOptions::Replay::except_pdl_back_to_back;
       else if (v == "all") options.replay = HandleOptions::Replay::all;
-      else throw UsageError("GEMMFORGE_REPLAY must be off, except-pdl or all, got '" + v + "'");
+      else throw UsageError("GEMMFORGE_REPLAY must be off, except-pdl, except-pdl-back-to-back or all, got '" + v + "'");
     }
     std::string path = o.table;
     if (path.empty())
@@ -371,7 +374,7 @@ struct Handle::Impl {
     return plans.emplace(PlanKey{p.shape.M, p.shape.N, p.shape.K, p.layout}, make_plan(p, may_measure)).first->second;
   }
 
-  void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream) {
+  void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream, std::chrono::steady_clock::time_point now) {
     const uint32_t alignment = common_alignment(o.A, o.B, o.C);
     auto& lt = plan.lt[alignment];
     if (!lt) lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, alignment, plan.cublaslt_algo);
@@ -384,7 +387,7 @@ struct Handle::Impl {
     }
     if (it != workspaces.end()) {
       void* ws = it->second;
-      launch(plan, o, stream, replays(nullptr),
+      launch(plan, o, stream, replays_now(nullptr, stream, now),
              [&](cudaStream_t s) { lt->lt->run(lt->with_workspace, o, ws, kLtWorkspaceBytes, s); });
     } else if (lt->has_without) {
       lt->lt->run(lt->without_workspace, o, nullptr, 0, stream);
@@ -415,13 +418,20 @@ struct Handle::Impl {
     else enqueue(stream);
   }
 
-  // Whether calls are replayed from graphs (HandleOptions::replay): those of `kernel`, or with
-  // nullptr, of cuBLASLt or an sm80 kernel.
-  bool replays(const Sm90Kernel* kernel) const {
+  // Whether calls of `kernel` (nullptr: of cuBLASLt or an sm80 kernel) are replayed from graphs
+  // (HandleOptions::replay): never, always, or (a PDL kernel's) unless back to back on a stream.
+  enum class Replays { never, always, unless_back_to_back };
+  Replays replays(const Sm90Kernel* kernel) const {
     using R = HandleOptions::Replay;
-    if (options.replay == R::all) return true;
-    if (options.replay == R::off) return false;
-    return !(kernel && kernel->knobs().pdl);
+    if (options.replay == R::all) return Replays::always;
+    if (options.replay == R::off) return Replays::never;
+    if (!(kernel && kernel->knobs().pdl)) return Replays::always;
+    return options.replay == R::except_pdl ? Replays::never : Replays::unless_back_to_back;
+  }
+  // Whether this call, which starts at `now`, is replayed if a graph serves it.
+  bool replays_now(const Sm90Kernel* kernel, cudaStream_t stream, std::chrono::steady_clock::time_point now) const {
+    const Replays r = replays(kernel);
+    return r == Replays::always || (r == Replays::unless_back_to_back && !recent.back_to_back(stream, now));
   }
 
   // The plan's split-K workspace on `stream`, made (outside a capture only) on first use.
@@ -486,19 +496,27 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   const Operands o{A, B, C};
   impl_->enter_device();
   std::lock_guard lock(impl_->mu);
+  const auto now = std::chrono::steady_clock::now();
+  // The next call's back_to_back counts from here: when this one returns (any backend, any exit).
+  struct NoteReturn {
+    StreamRecency<>& recent;
+    cudaStream_t stream;
+    ~NoteReturn() { recent.returned(stream, std::chrono::steady_clock::now()); }
+  } note_return{impl_->recent, stream};
   Plan* found = impl_->find_plan(p);
   Plan& plan = found ? *found : impl_->plan_for(p, !Impl::is_capturing(stream));
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
     void* ws = plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr;
-    impl_->launch(plan, o, stream, impl_->replays(plan.kernel.get()), [&](cudaStream_t s) { plan.kernel->run_on(o, s, ws); });
+    impl_->launch(plan, o, stream, impl_->replays_now(plan.kernel.get(), stream, now),
+                  [&](cudaStream_t s) { plan.kernel->run_on(o, s, ws); });
     return;
   }
   if (plan.sm80 && plan.sm80->accepts(o)) {
-    impl_->launch(plan, o, stream, impl_->replays(nullptr), [&](cudaStream_t s) { plan.sm80->run_on(o, s); });
+    impl_->launch(plan, o, stream, impl_->replays_now(nullptr, stream, now), [&](cudaStream_t s) { plan.sm80->run_on(o, s); });
     return;
   }
-  impl_->run_lt(plan, p, o, stream);
+  impl_->run_lt(plan, p, o, stream, now);
 }
 
 PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
@@ -507,13 +525,14 @@ PlanInfo Handle::plan(int64_t M, int64_t N, int64_t K, Layout layout) {
   std::lock_guard lock(impl_->mu);
   Plan& plan = impl_->plan_for(p, true);
   PlanInfo info = plan.info;
-  if (impl_->replays(plan.kernel.get())) {
+  if (const auto when = impl_->replays(plan.kernel.get()); when != Impl::Replays::never) {
     const auto& r = plan.replays;
     char capture[64] = "";
     if (r.captures() > 0) std::snprintf(capture, sizeof capture, " in %.0f us each", r.capture_time_us() / double(r.captures()));
+    const std::string unless = when == Impl::Replays::unless_back_to_back ? ", unless back to back" : "";
     info.detail += r.off() ? "; repeated calls not replayed: " + r.why_off()
-                           : "; repeated calls replayed from CUDA graphs (" + std::to_string(r.captures()) + " made" +
-                                 capture + ", " + std::to_string(r.replays()) + " replays so far)";
+                           : "; repeated calls replayed from CUDA graphs" + unless + " (" + std::to_string(r.captures()) +
+                                 " made" + capture + ", " + std::to_string(r.replays()) + " replays so far)";
   }
   return info;
 }

@@ -66,7 +66,7 @@ void register_library_impl() {
     o.measure_new_shapes = true;
     return std::make_unique<LibraryImpl>(ctx, kMeasuringLibraryImplName, o);
   });
-  // $GEMMFORGE_REPLAY would override what these two are named for.
+  // $GEMMFORGE_REPLAY would override what these are named for.
   auto with_replay = [](const char* name, HandleOptions::Replay r) {
     register_impl(name, [name, r](DeviceContext& ctx) -> std::unique_ptr<GemmImpl> {
       if (const char* env = std::getenv("GEMMFORGE_REPLAY"); env && *env)
@@ -77,6 +77,7 @@ void register_library_impl() {
     });
   };
   with_replay(kDirectLibraryImplName, HandleOptions::Replay::off);
+  with_replay(kExceptPdlLibraryImplName, HandleOptions::Replay::except_pdl);
   with_replay(kReplayAllLibraryImplName, HandleOptions::Replay::all);
 }
 

@@ -2,7 +2,7 @@
 // goes through Handle::hgemm, exactly as a user's would, with the dispatch table of
 // $GEMMFORGE_TABLE (or none). Registered as --impl gemmforge-lib, and as gemmforge-lib-measured
 // with HandleOptions::measure_new_shapes on (shapes the table does not name are measured when
-// their plan is made, as cuBLASLt-autotune measures every shape in its setup), and as the two
+// their plan is made, as cuBLASLt-autotune measures every shape in its setup), and as the three
 // replay settings below.
 #pragma once
 #include <string>
@@ -11,10 +11,11 @@ namespace gemmforge {
 
 inline constexpr const char* kLibraryImplName = "gemmforge-lib";
 inline constexpr const char* kMeasuringLibraryImplName = "gemmforge-lib-measured";
-// The library with replays of repeated calls (HandleOptions::replay) off, and on for every
-// call: beside gemmforge-lib (every call but those of kernels launched with PDL), what
-// replaying gains and what it costs such kernels.
+// The library with replays of repeated calls (HandleOptions::replay) off, on for every call but
+// a PDL kernel's, and on for every call: beside gemmforge-lib (every call but a PDL kernel's
+// back to back), what replaying gains and what it costs such kernels.
 inline constexpr const char* kDirectLibraryImplName = "gemmforge-lib-direct";
+inline constexpr const char* kExceptPdlLibraryImplName = "gemmforge-lib-except-pdl";
 inline constexpr const char* kReplayAllLibraryImplName = "gemmforge-lib-replay-all";
 void register_library_impl();
 

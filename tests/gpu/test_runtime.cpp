@@ -356,11 +356,42 @@ TEST(Runtime, RepeatedCallsReplayedFromGraphsPassTheGateAndMatchDirectCalls) {
     }
   }
   for (auto st : streams) cudaStreamDestroy(st);
-  if (ctx->info().cc_major == 9) {  // the default leaves the PDL kernel's calls alone
+  if (ctx->info().cc_major == 9) {  // the default replays the PDL kernel's calls only after an idle gap
+    const Shape s{2048, 2048, 512};
     Handle h(HandleOptions{table, true});
-    const PlanInfo info = h.plan(2048, 2048, 512, Layout::tn);
-    EXPECT_NE(info.detail.find("pdl"), std::string::npos) << info.detail;
-    EXPECT_EQ(info.detail.find("replayed"), std::string::npos) << info.detail;
+    EXPECT_NE(h.plan(s.M, s.N, s.K, Layout::tn).detail.find("pdl"), std::string::npos);
+    ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+    buf.fill_for_timing(12, ctx->stream());
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    const Operands o = buf.guarded();
+    const size_t bytes = size_t(s.M * s.N) * 2;
+    std::vector<unsigned char> want(bytes), got(bytes);
+    d.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, ctx->stream());
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    GF_CUDA(cudaMemcpy(want.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+    for (int call = 0; call < 4; ++call) {  // back to back (launched directly, unless the host stalled)
+      GF_CUDA(cudaMemsetAsync(o.C, 0, bytes, ctx->stream()));
+      h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, ctx->stream());
+    }
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    GF_CUDA(cudaMemcpy(got.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(want, got) << "back to back";
+    for (int call = 0; call < 4; ++call) {  // each after an idle gap far longer than the 20 µs window
+      GF_CUDA(cudaMemsetAsync(o.C, 0, bytes, ctx->stream()));
+      GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, ctx->stream());
+      GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+      GF_CUDA(cudaMemcpy(got.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+      EXPECT_EQ(want, got) << "after a gap, call " << call;
+    }
+    const PlanInfo info = h.plan(s.M, s.N, s.K, Layout::tn);
+    EXPECT_NE(info.detail.find("replayed from CUDA graphs, unless back to back"), std::string::npos) << info.detail;
+    EXPECT_EQ(info.detail.find(" 0 made"), std::string::npos) << info.detail;
+    EXPECT_EQ(info.detail.find(" 0 replays"), std::string::npos) << info.detail;
+    HandleOptions never{table, true};
+    never.replay = HandleOptions::Replay::except_pdl;
+    EXPECT_EQ(Handle(never).plan(s.M, s.N, s.K, Layout::tn).detail.find("replayed"), std::string::npos);
   }
 }
 
