@@ -73,7 +73,9 @@ int run(CeilingsArgs a, int argc, char** argv) {
             << "throughput (last: it heats the card)\n";
   std::vector<CeilingMeasurement> ms = measure_launch_latency(ctx, a.measure);
   for (auto& m : measure_memory_bandwidth(ctx, a.measure)) ms.push_back(std::move(m));
+  ms.push_back(measure_l2_residency(ctx, a.measure));
   ms.push_back(measure_fp16_tensor(ctx, a.measure));
+  if (auto alone = measure_fp16_tensor_alone(ctx, a.measure)) ms.push_back(std::move(*alone));
   ms.push_back(fp16_tensor_peak(ctx));
 
   file["measurements"] = nlohmann::json::object();
@@ -92,8 +94,8 @@ int run(CeilingsArgs a, int argc, char** argv) {
 
 void add_ceilings(CLI::App& app, int& exit_code, int argc, char** argv) {
   auto args = std::make_shared<CeilingsArgs>();
-  auto* cmd = app.add_subcommand("ceilings", "Measure the GPU's ceilings (launch latency, HBM bandwidth, fp16 "
-                                             "throughput) for the floors of 'report --floors'");
+  auto* cmd = app.add_subcommand("ceilings", "Measure the GPU's ceilings (launch latency, HBM and L2 bandwidth, what "
+                                             "a warm L2 keeps, fp16 throughput) for the floors of 'report --floors'");
   cmd->footer(
       "Measures, in one process on the current GPU:\n"
       "  launch_gpu, launch_offline, launch_server  an empty kernel, timed exactly as bench's gpu, offline and\n"
@@ -103,12 +105,18 @@ void add_ceilings(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  hbm_read, hbm_write, hbm_copy              16-byte load / store kernels and a device-to-device copy\n"
       "                                             over buffers >= 4x L2 (GB/s; copy counts read + write)\n"
       "  l2_read                                    the load kernel over a quarter of L2, many passes (GB/s)\n"
+      "  l2_resident                                the load kernel over 8 MiB .. 1.5x L2, many passes each: the\n"
+      "                                             largest footprint a warm L2 still serves (MiB)\n"
       "  dsmem_read                                 sm_90: CTAs in pairs reading each other's shared memory\n"
       "                                             (distributed shared memory; GB/s over all SMs)\n"
       "  fp16_tensor                                cuBLASLt-autotune on 8192^3, f32 accumulation, after\n"
       "                                             --warmup-s of calls (the card at its power cap; TFLOP/s)\n"
+      "  fp16_tensor_alone                          sm_90: wgmma alone on operands in shared memory, after\n"
+      "                                             --warmup-s (the power cap with no memory traffic; TFLOP/s;\n"
+      "                                             the floor's compute rate for calls timed at steady state)\n"
       "  fp16_tensor_peak                           SMs x dense FLOPs per clock x highest SM clock (TFLOP/s;\n"
-      "                                             not timed: what no kernel can exceed; the floor uses it)\n"
+      "                                             not timed: what no kernel can exceed; the floor uses it\n"
+      "                                             for calls not timed at steady state)\n"
       "Each value is the median of its samples, with the spread, the method, sizes and NVML clock and power\n"
       "beside it.\n\n"
       "Examples:\n"

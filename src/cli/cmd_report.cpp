@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "core/floor_report.hpp"
 #include "core/summary.hpp"
+#include "eval/timing.hpp"
 
 namespace gemmforge::cli {
 namespace {
@@ -22,9 +23,13 @@ struct FloorsOutput {
   std::string terminal, markdown;
 };
 
-FloorsOutput floors_section(const ReportArgs& a, const Ceilings& ceilings, const std::vector<BenchRecord>& records) {
+FloorsOutput floors_section(const ReportArgs& a, const Ceilings& ceilings, const ResultFile& merged) {
+  const auto& records = merged.records;
   FloorReportLabels labels{a.floors, a.baseline, pick_floor_impl(records, a.floors_impl)};
-  const auto rows = floor_rows(records, ceilings, labels.baseline, labels.impl);
+  // Which calls the bench timed at steady state; a results.csv has no settings: the bench's default.
+  const nlohmann::json heavy = merged.settings.value("heavy_call_us", nlohmann::json(TimingOptions{}.heavy_call_us));
+  if (!heavy.is_number()) throw UsageError("--floors: the results' settings.heavy_call_us is not a number");
+  const auto rows = floor_rows(records, ceilings, labels.baseline, labels.impl, heavy.get<double>());
   if (rows.empty()) throw UsageError("--floors: the result files hold no gpu, offline or server records");
   const auto classes = floor_class_summaries(rows);
   if (!a.floors_csv.empty()) write_file_atomically(a.floors_csv, floor_csv(rows, labels));
@@ -58,7 +63,7 @@ int run(const ReportArgs& a) {
   const auto failed = failed_verdicts(merged.records);
   std::cout << "\n" << merged.records.size() << " records, " << failed.size() << " failed verdicts\n";
   for (size_t i = 0; i < failed.size() && i < 20; ++i) std::cout << "  " << failed[i] << "\n";
-  const FloorsOutput floors = a.floors.empty() ? FloorsOutput{} : floors_section(a, ceilings, merged.records);
+  const FloorsOutput floors = a.floors.empty() ? FloorsOutput{} : floors_section(a, ceilings, merged);
   std::cout << floors.terminal;
   if (!a.markdown.empty())
     write_file_atomically(a.markdown, render_summary_markdown(merged, cs, so) + floors.markdown);
@@ -73,9 +78,11 @@ void add_report(CLI::App& app, int& exit_code) {
   cmd->footer(
       "With --floors CEILINGS.json (written by 'gemmforge ceilings'), also sets every shape and mode against\n"
       "its floor, the least time the hardware allows: launch + max(memory, compute), where memory moves A and B\n"
-      "once and C once (at L2 bandwidth for what a warm L2 holds, at HBM bandwidth for the rest) and compute\n"
-      "runs 2MNK at the tensor cores' peak at the highest clock (offline: max(host launch, gpu launch +\n"
-      "max(memory, compute)), as back-to-back calls overlap the two). Per class\n"
+      "once and C once (at L2 bandwidth for what a warm L2 keeps, l2_resident, at HBM bandwidth for the rest)\n"
+      "and compute runs 2MNK at the tensor cores' peak at the highest clock, or, for calls the bench timed at\n"
+      "steady state (over its heavy_call_us, after warming the card into its power cap), at the rate wgmma\n"
+      "alone sustains there (fp16_tensor_alone) (offline: max(host launch, gpu launch + max(memory, compute)),\n"
+      "as back-to-back calls overlap the two). Per class\n"
       "and mode it prints the headroom (baseline time / floor: the largest speedup over the baseline any kernel\n"
       "could have), gemmforge's speedup, and how close each comes to the floor. The per-shape rows go to\n"
       "--markdown and --floors-csv.\n\n"

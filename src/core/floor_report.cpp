@@ -58,14 +58,15 @@ std::string pick_floor_impl(const std::vector<BenchRecord>& records, const std::
 }
 
 std::vector<FloorRow> floor_rows(const std::vector<BenchRecord>& records, const Ceilings& c,
-                                 const std::string& baseline, const std::string& impl) {
+                                 const std::string& baseline, const std::string& impl, double heavy_call_us) {
   std::vector<FloorRow> rows;
   for (const char* mode : kFloorModes) {
-    std::set<Shape> shapes, warm;
+    std::set<Shape> shapes, warm, steady;
     for (const auto& r : records)
       if (r.mode == mode) {
         shapes.insert(r.shape);
         if (r.l2 == "warm") warm.insert(r.shape);
+        if (r.median_us && *r.median_us > heavy_call_us) steady.insert(r.shape);
       }
     if (shapes.empty()) continue;
     std::vector<Shape> ordered(shapes.begin(), shapes.end());
@@ -77,7 +78,8 @@ std::vector<FloorRow> floor_rows(const std::vector<BenchRecord>& records, const 
       row.shape = s;
       row.mode = mode;
       row.l2_warm = warm.count(s) > 0;
-      row.floor = floor_of(s, mode, c, row.l2_warm);
+      row.steady_state = steady.count(s) > 0;
+      row.floor = floor_of(s, mode, c, row.l2_warm, row.steady_state);
       if (auto it = base.find(s); it != base.end()) row.baseline_us = it->second.median;
       if (auto it = ours.find(s); it != ours.end()) row.impl_us = it->second.median;
       rows.push_back(row);
@@ -135,12 +137,19 @@ std::string render_floor_markdown(const Ceilings& c, const std::vector<FloorRow>
       << num("%.2f", c.launch_offline_us) << " µs (offline), " << num("%.2f", c.launch_server_us)
       << " µs (server); HBM read " << num("%.0f", c.hbm_read_gbps) << " GB/s, write "
       << num("%.0f", c.hbm_write_gbps) << " GB/s; L2 read " << num("%.0f", c.l2_read_gbps) << " GB/s ("
-      << num("%.0f", c.l2_bytes / (1 << 20)) << " MiB); fp16 peak " << num("%.0f", c.fp16_peak_tflops)
-      << " TFLOP/s (" << num("%.0f", c.fp16_tflops) << " sustained under the power cap).\n\n"
+      << num("%.0f", c.l2_bytes / (1 << 20)) << " MiB, of which a warm L2 keeps "
+      << (c.l2_resident_bytes > 0 ? num("%.0f", c.l2_kept_bytes() / (1 << 20)) + " MiB, measured"
+                                  : std::string("all: not measured in this file"))
+      << "); fp16 peak " << num("%.0f", c.fp16_peak_tflops) << " TFLOP/s ("
+      << num("%.0f", c.fp16_tflops) << " cuBLASLt sustains under the power cap; wgmma alone there "
+      << (c.fp16_alone_tflops > 0 ? num("%.0f", c.fp16_alone_tflops) : std::string("not measured in this file"))
+      << ").\n\n"
       << "floor = launch + max(memory, compute) (offline: max(launch offline, launch gpu + max(memory, compute)), "
          "since back-to-back calls overlap host launches with device work); memory = 2(MK + KN) bytes read + 2MN "
-         "written; with L2 warm, as many bytes as L2 holds at L2 bandwidth (A and B first), the rest at HBM "
-         "bandwidth, the two streams overlapping; compute = 2MNK at the fp16 peak. headroom = "
+         "written; with L2 warm, as many bytes as a warm L2 keeps at L2 bandwidth (A and B first), the rest at HBM "
+         "bandwidth, the two streams overlapping; compute = 2MNK at the fp16 peak, or, for shapes measured at "
+         "steady state (a call over the bench's heavy_call_us, timed after the card was warmed into its power "
+         "cap), at the rate wgmma alone sustains there. headroom = "
       << t.baseline << " / floor: the largest speedup over " << t.baseline
       << " any kernel could have. 'of floor' = floor / time (1.00 = at the floor). Geometric means per class; "
          "'below floor' counts shapes measured faster than the floor: a measurement or a ceiling is wrong there.\n\n"
@@ -155,11 +164,12 @@ std::string render_floor_markdown(const Ceilings& c, const std::vector<FloorRow>
   }
   if (!per_shape) return out.str();
   out << "\n### Per shape\n\n"
-      << "| mode | shape | class | bound | floor µs | launch µs | memory µs | compute µs | " << t.baseline
+      << "| mode | shape | class | steady | bound | floor µs | launch µs | memory µs | compute µs | " << t.baseline
       << " µs | of floor | headroom | " << impl << " µs | of floor | speedup |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows) {
     out << "| " << r.mode << " | " << to_string(r.shape) << " | " << to_string(classify(r.shape)) << " | "
+        << (r.steady_state ? "yes" : "no") << " | "
         << to_string(r.floor.bound) << " | " << num("%.2f", r.floor.total_us) << " | "
         << num("%.2f", r.floor.launch_us) << " | " << num("%.2f", r.floor.memory_us) << " | "
         << num("%.2f", r.floor.compute_us) << " | " << num("%.2f", r.baseline_us) << " | "
@@ -171,11 +181,11 @@ std::string render_floor_markdown(const Ceilings& c, const std::vector<FloorRow>
 
 std::string floor_csv(const std::vector<FloorRow>& rows, const FloorReportLabels& t) {
   std::ostringstream out;
-  out << "M,N,K,class,mode,bound,floor_us,launch_us,memory_us,compute_us,baseline,baseline_us,"
+  out << "M,N,K,class,mode,steady_state,bound,floor_us,launch_us,memory_us,compute_us,baseline,baseline_us,"
          "baseline_floor_fraction,headroom,impl,impl_us,impl_floor_fraction,speedup,below_floor\n";
   for (const auto& r : rows) {
     out << r.shape.M << "," << r.shape.N << "," << r.shape.K << "," << to_string(classify(r.shape)) << "," << r.mode
-        << "," << to_string(r.floor.bound) << "," << csv_num(r.floor.total_us) << "," << csv_num(r.floor.launch_us)
+        << "," << (r.steady_state ? 1 : 0) << "," << to_string(r.floor.bound) << "," << csv_num(r.floor.total_us) << "," << csv_num(r.floor.launch_us)
         << "," << csv_num(r.floor.memory_us) << "," << csv_num(r.floor.compute_us) << "," << csv_text(t.baseline)
         << "," << csv_num(r.baseline_us) << "," << csv_num(r.baseline_floor_fraction()) << ","
         << csv_num(r.headroom()) << "," << csv_text(t.impl) << "," << csv_num(r.impl_us) << ","

@@ -18,6 +18,10 @@ struct FloorRow {
   Shape shape;
   std::string mode;
   bool l2_warm = false;  // measured with the same buffers every call (bench --l2 warm)
+  // Measured at steady state: some implementation's call took over the bench's heavy_call_us, so
+  // the bench warmed the card into its power cap first (the floor's compute rate is then wgmma's
+  // alone there, where measured).
+  bool steady_state = false;
   Floor floor;
   std::optional<double> baseline_us;  // the baseline's median at its best layout
   std::optional<double> impl_us;      // gemmforge's median at its best layout
@@ -49,9 +53,10 @@ struct FloorClassSummary {
 std::string pick_floor_impl(const std::vector<BenchRecord>&, const std::string& requested);
 
 // One row per (shape, mode) present in the records, modes gpu, offline, server (in that order),
-// shapes in ascending FLOPs. Records of other modes (verify) are ignored.
+// shapes in ascending FLOPs. Records of other modes (verify) are ignored. `heavy_call_us`: the
+// bench's setting of that name (results.json settings; 200 by default).
 std::vector<FloorRow> floor_rows(const std::vector<BenchRecord>&, const Ceilings&, const std::string& baseline,
-                                 const std::string& impl);
+                                 const std::string& impl, double heavy_call_us);
 // Per mode: "all", then each class that has rows, in kAllClasses order.
 std::vector<FloorClassSummary> floor_class_summaries(const std::vector<FloorRow>&);
 

@@ -14,6 +14,12 @@ double Ceilings::launch_us(std::string_view mode) const {
   throw Error("no launch ceiling for mode '" + std::string(mode) + "': use gpu, offline or server");
 }
 
+double Ceilings::l2_kept_bytes() const { return l2_resident_bytes > 0 ? std::min(l2_resident_bytes, l2_bytes) : l2_bytes; }
+
+double Ceilings::compute_tflops(bool steady_state) const {
+  return steady_state && fp16_alone_tflops > 0 ? std::min(fp16_alone_tflops, fp16_peak_tflops) : fp16_peak_tflops;
+}
+
 namespace {
 
 // measurements.<key>.value, which must be a positive finite number in the field's unit: a zero
@@ -52,6 +58,9 @@ Ceilings ceilings_from_json(const nlohmann::json& j) {
   const auto l2 = j.contains("environment") ? j.at("environment").value("l2_bytes", nlohmann::json()) : nlohmann::json();
   if (!l2.is_number() || l2.get<double>() <= 0) throw Error("environment.l2_bytes is missing or not a positive number");
   c.l2_bytes = l2.get<double>();
+  // Measured since 2026-12-02; a file without them keeps the L2's size and the peak.
+  if (m.contains(kL2Resident.key)) c.l2_resident_bytes = positive_value(m, kL2Resident) * double(1 << 20);
+  if (m.contains(kFp16TensorAlone.key)) c.fp16_alone_tflops = positive_value(m, kFp16TensorAlone);
   return c;
 }
 
@@ -81,19 +90,20 @@ std::string to_string(FloorBound b) {
 double min_read_bytes(const Shape& s) { return 2.0 * (double(s.M) * double(s.K) + double(s.K) * double(s.N)); }
 double min_write_bytes(const Shape& s) { return 2.0 * double(s.M) * double(s.N); }
 
-Floor floor_of(const Shape& s, std::string_view mode, const Ceilings& c, bool l2_warm) {
+Floor floor_of(const Shape& s, std::string_view mode, const Ceilings& c, bool l2_warm, bool steady_state) {
   Floor f;
   f.launch_us = c.launch_us(mode);
   const double read = min_read_bytes(s), write = min_write_bytes(s);
-  // With L2 warm, as much as L2 holds is served by it (reads first, then C), the rest by HBM.
-  const double l2_read = l2_warm ? std::min(read, c.l2_bytes) : 0;
-  const double l2_write = l2_warm ? std::min(write, std::max(0.0, c.l2_bytes - read)) : 0;
+  // With L2 warm, as much as it keeps is served by it (reads first, then C), the rest by HBM.
+  const double kept = c.l2_kept_bytes();
+  const double l2_read = l2_warm ? std::min(read, kept) : 0;
+  const double l2_write = l2_warm ? std::min(write, std::max(0.0, kept - read)) : 0;
   // bytes / (GB/s · 1e9) seconds = bytes / (GB/s · 1e3) µs; flops / (TF/s · 1e12) s = flops / (TF/s · 1e6) µs.
   const double hbm_us = (read - l2_read) / (c.hbm_read_gbps * 1e3) + (write - l2_write) / (c.hbm_write_gbps * 1e3);
   const double l2_us = (l2_read + l2_write) / (std::max(c.l2_read_gbps, c.hbm_read_gbps) * 1e3);
   // HBM and L2 hits can proceed at once: the slower of the two streams bounds the call.
   f.memory_us = std::max(hbm_us, l2_us);
-  f.compute_us = s.flops() / (c.fp16_peak_tflops * 1e6);
+  f.compute_us = s.flops() / (c.compute_tflops(steady_state) * 1e6);
   const double work_us = std::max(f.memory_us, f.compute_us);
   const FloorBound work_bound = f.memory_us >= f.compute_us ? FloorBound::memory : FloorBound::compute;
   if (mode == "offline") {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "eval/cuda_check.hpp"
+#include "ptx/wgmma.cuh"
 
 namespace gemmforge::ceiling_ops {
 namespace {
@@ -83,7 +84,61 @@ __global__ void read_partner_words(int words, int passes, unsigned key, unsigned
 #endif
 }
 
+// Two warpgroups, each a 64×256 slice of a 128×256 tile, on a 128×64 A tile and a 256×64 B tile
+// (K-major, 128-byte swizzle, as the Hopper kernels stage them) that never change: k_blocks × 4
+// wgmma m64n256k16 each, in groups of four (one k-block) with one group kept in flight, as the
+// main loop keeps them. The accumulators are stored to `sink` only when `key` is 1, which the
+// compiler cannot rule out, so no wgmma is dropped; folding them into one word instead made ptxas
+// serialize the wgmmas ("insufficient register resources for the wgmma pipeline").
+__global__ void __launch_bounds__(256, 1) tensor_words(int k_blocks, unsigned key, float* sink) {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using namespace gemmforge::ptx;
+  extern __shared__ __align__(1024) unsigned char tiles[];
+  // fp16 values in [-1, 1) with random mantissas: a hash of the index into sign, a small
+  // exponent and 10 mantissa bits.
+  u32* words = reinterpret_cast<u32*>(tiles);
+  for (int i = int(threadIdx.x); i < kTensorLoopSmemBytes / 4; i += int(blockDim.x)) {
+    u32 h = u32(i) * 2654435761u + blockIdx.x * 40503u;
+    h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+    const u32 lo = (h & 0x83FFu) | 0x3800u, hi = ((h >> 16) & 0x83FFu) | 0x3400u;  // |x| in [0.5, 1) and [0.25, 0.5)
+    words[i] = lo | (hi << 16);
+  }
+  __syncthreads();
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // generic writes, before wgmma reads them
+  const int warpgroup = int(threadIdx.x) / 128;
+  const u64 a = make_kmajor_sw128_desc(tiles + warpgroup * 64 * 128);
+  const u64 b = make_kmajor_sw128_desc(tiles + 128 * 128);
+  float acc[128];
+#pragma unroll
+  for (int i = 0; i < 128; ++i) acc[i] = 0.f;
+  for (int kb = 0; kb < k_blocks; ++kb) {
+    fence_registers(acc);  // as the main loop does: without it ptxas waits after every wgmma
+    wgmma_fence();
+#pragma unroll
+    for (int k = 0; k < 4; ++k) Wgmma<256, true, 0>::mma(advance_desc_k(a, k * 16), advance_desc_k(b, k * 16), acc, 1);
+    wgmma_commit();
+    wgmma_wait<1>();
+  }
+  wgmma_wait<0>();
+  fence_registers(acc);
+  if (key == 1u)
+    for (int i = 0; i < 128; ++i) sink[threadIdx.x * 128 + i] = acc[i];
+#else
+  (void)k_blocks, (void)key, (void)sink;
+#endif
+}
+
 }  // namespace
+
+void tensor_loop(int ctas, int k_blocks, unsigned key, float* sink, cudaStream_t s) {
+  static const bool attribute_set = [] {
+    GF_CUDA(cudaFuncSetAttribute(tensor_words, cudaFuncAttributeMaxDynamicSharedMemorySize, kTensorLoopSmemBytes));
+    return true;
+  }();
+  (void)attribute_set;
+  tensor_words<<<unsigned(ctas), 256, kTensorLoopSmemBytes, s>>>(k_blocks, key, sink);
+  GF_CHECK_LAUNCH();
+}
 
 void read_partner_smem(int ctas, int threads, int bytes, int passes, unsigned key, unsigned* sink, cudaStream_t s) {
   GF_CUDA(cudaFuncSetAttribute(read_partner_words, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));

@@ -1,5 +1,6 @@
 // Host entry points for the kernels that measure hardware ceilings (gemmforge ceilings): an
-// empty kernel for launch latency, and streams of 16-byte loads or stores for HBM bandwidth.
+// empty kernel for launch latency, streams of 16-byte loads or stores for HBM and L2 bandwidth,
+// and wgmma alone (no memory traffic) for the tensor cores' rate.
 #pragma once
 #include <cstddef>
 #include <cuda_runtime.h>
@@ -24,6 +25,18 @@ void stream_write(void* dst, size_t bytes, unsigned word, int blocks, cudaStream
 // shared memory that its partner reads `passes` times with 16-byte ld.shared::cluster loads.
 // Needs sm_90; the kernel is empty when built for older architectures.
 void read_partner_smem(int ctas, int threads, int bytes, int passes, unsigned key, unsigned* sink, cudaStream_t);
+
+// The tensor cores alone: `ctas` CTAs of two warpgroups, each warpgroup issuing `k_blocks` × 4
+// back-to-back wgmma m64n256k16 (f32 accumulation; 128×256×64 per CTA and k-block, the
+// cooperative 128×256 tile's main loop without its loads) on fp16 operands that sit in shared
+// memory the whole time, filled once with pseudo-random values so the tensor cores toggle as
+// they do on real data. What a GEMM's tensor work costs with nothing else on the chip drawing
+// power. The accumulators go to `sink` (kTensorLoopSinkFloats) only when `key` is 1. Needs sm_90a;
+// the kernel is empty when built for older architectures.
+void tensor_loop(int ctas, int k_blocks, unsigned key, float* sink, cudaStream_t);
+inline constexpr int kTensorLoopSinkFloats = 256 * 128;
+inline constexpr int kTensorLoopSmemBytes = (128 + 256) * 64 * 2;  // A 128×64, B 256×64, fp16
+inline constexpr double kTensorLoopFlopsPerCtaKBlock = 2.0 * 128 * 256 * 64;
 
 inline constexpr int kStreamThreads = 256;
 // 8 blocks of 256 threads per SM: the full 2048 threads an SM holds, each with four 16-byte

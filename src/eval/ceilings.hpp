@@ -1,8 +1,10 @@
 // Measures, on the current GPU, the hardware ceilings that the floor of an HGEMM call is built
-// from (core/floors.hpp): an empty kernel's cost in each timing mode, HBM and L2 bandwidth, and
-// fp16 tensor-core throughput (sustained, and the peak at the highest clock). `gemmforge ceilings` writes them to ceilings.json.
+// from (core/floors.hpp): an empty kernel's cost in each timing mode, HBM and L2 bandwidth, what
+// a warm L2 keeps, and fp16 tensor-core throughput (cuBLASLt's sustained, wgmma alone at the
+// power cap, and the peak at the highest clock). `gemmforge ceilings` writes them to ceilings.json.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,8 +47,14 @@ struct CeilingMeasurement {
 std::vector<CeilingMeasurement> measure_launch_latency(DeviceContext&, const CeilingOptions&);
 // hbm_read, hbm_write, hbm_copy, l2_read, and dsmem_read on sm_90 (eval/memory_ceiling.cpp).
 std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext&, const CeilingOptions&);
+// l2_resident (eval/l2_residency_ceiling.cpp): how much of a buffer read again and again a warm
+// L2 keeps, in MiB.
+CeilingMeasurement measure_l2_residency(DeviceContext&, const CeilingOptions&);
 // fp16_tensor (eval/tensor_ceiling.cpp): sustained, measured.
 CeilingMeasurement measure_fp16_tensor(DeviceContext&, const CeilingOptions&);
+// fp16_tensor_alone (eval/tensor_ceiling.cpp): wgmma alone at the power cap; nullopt on GPUs
+// without wgmma.
+std::optional<CeilingMeasurement> measure_fp16_tensor_alone(DeviceContext&, const CeilingOptions&);
 // fp16_tensor_peak (eval/tensor_ceiling.cpp): SMs × dense FLOPs per SM clock × the highest SM
 // clock NVML reports. Throws Error where NVML or the architecture's figure is missing.
 CeilingMeasurement fp16_tensor_peak(DeviceContext&);

@@ -1,8 +1,15 @@
 // The compute term of the floor: fp16 tensor-core throughput with f32 accumulation, sustained
 // under the power cap. Measured by the evaluator itself (run_bench): cuBLASLt-autotune through
 // the correctness gate, warmed up by time, timed in gpu mode with both layouts interleaved.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
 #include "eval/bench.hpp"
+#include "eval/buffers.hpp"
+#include "eval/ceiling_kernels.hpp"
 #include "eval/ceilings.hpp"
+#include "eval/event_pair.hpp"
 
 namespace gemmforge {
 
@@ -56,6 +63,48 @@ CeilingMeasurement measure_fp16_tensor(DeviceContext& ctx, const CeilingOptions&
   // NVML right after the samples, as bench records them.
   m.detail["sm_clock_mhz"] = best->sm_clock_mhz ? nlohmann::json(*best->sm_clock_mhz) : nlohmann::json();
   m.detail["power_w"] = best->power_w ? nlohmann::json(*best->power_w) : nlohmann::json();
+  return m;
+}
+
+std::optional<CeilingMeasurement> measure_fp16_tensor_alone(DeviceContext& ctx, const CeilingOptions& o) {
+  if (ctx.info().cc_major != 9) return std::nullopt;  // the loop is wgmma: sm_90 only
+  const int ctas = ctx.info().sm_count;  // 48 KiB and 256 threads of ~150 registers: one CTA per SM
+  DeviceBuffer sink(sizeof(float) * ceiling_ops::kTensorLoopSinkFloats);
+  float* sink_floats = static_cast<float*>(sink.get());
+  const cudaStream_t s = ctx.stream();
+  constexpr unsigned kNeverKey = 0;  // the accumulators are never stored
+  EventPair ev;
+  auto timed = [&](int k_blocks) {
+    GF_CUDA(cudaEventRecord(ev.begin, s));
+    ceiling_ops::tensor_loop(ctas, k_blocks, kNeverKey, sink_floats, s);
+    GF_CUDA(cudaEventRecord(ev.end, s));
+    GF_CUDA(cudaEventSynchronize(ev.end));
+    return double(ev.elapsed_us());
+  };
+  // One launch per sample, sized to about gemm_sample_us from a probe.
+  timed(256);
+  const double probe_us = timed(2048);
+  const int k_blocks = int(std::clamp(2048.0 * o.gemm_sample_us / std::max(probe_us, 1.0), 2048.0, 4e6));
+  // The card heats into its power cap within about a second: warm up by time, then measure.
+  const auto warm_until = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.gemm_warmup_s);
+  while (std::chrono::steady_clock::now() < warm_until) timed(k_blocks);
+  std::vector<double> us;
+  for (int r = 0; r < o.gemm_rounds; ++r) us.push_back(timed(k_blocks));
+  const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
+
+  CeilingMeasurement m;
+  m.field = kFp16TensorAlone;
+  m.time_us = summarize(us);
+  const double flops = double(ctas) * k_blocks * ceiling_ops::kTensorLoopFlopsPerCtaKBlock;
+  m.value = flops / m.time_us.median / 1e6;  // flops per µs / 1e6 = TFLOP/s
+  m.method = "wgmma m64n256k16 alone, f32 accumulation, on fp16 operands that stay in shared memory (pseudo-random "
+             "values), two warpgroups per SM (a 128x256 tile's main loop without its loads and stores), one CTA per "
+             "SM; after warmup_s seconds of launches, one launch per sample, event-timed, median; with no memory "
+             "traffic drawing power, no GEMM's tensor work runs faster at the same power cap";
+  m.detail["ctas"] = ctas;
+  m.detail["k_blocks_per_launch"] = k_blocks;
+  m.detail["warmup_s"] = o.gemm_warmup_s;
+  m.note_clocks(clocks);
   return m;
 }
 

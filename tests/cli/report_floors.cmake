@@ -49,14 +49,31 @@ endfunction()
 expect_all_in("report --floors: stdout" "${out}" "headroom vs cublaslt-autotune" "| gpu | small-K | 1 | 0/1/0 |"
               "| gpu | tiny | 1 | 1/0/0 |" "| offline | large | 1 | 0/0/1 |")
 file(READ ${WORK}/floors.csv csv)
-expect_all_in("floors.csv" "${csv}" "8192,8192,64,small-K,gpu,memory," "64,64,64,tiny,gpu,launch,"
-              "8192,8192,8192,large,offline,compute,")
+# The 1700 µs call is over the bench's default heavy_call_us (200): timed at steady state.
+expect_all_in("floors.csv" "${csv}" "8192,8192,64,small-K,gpu,0,memory," "64,64,64,tiny,gpu,0,launch,"
+              "8192,8192,8192,large,offline,1,compute,")
 file(READ ${WORK}/summary.md md)
-string(FIND "${md}" "| gpu | 8192x8192x64 | small-K | memory |" pos)
+string(FIND "${md}" "| gpu | 8192x8192x64 | small-K | no | memory |" pos)
 if(pos EQUAL -1)
   message(FATAL_ERROR "summary.md lacks the per-shape floor rows\n${md}")
 endif()
 message(STATUS "ok: report --floors writes the class table, floors.csv and per-shape Markdown")
+
+# With the two optional ceilings: the steady-state call computes at wgmma's rate alone (800
+# TFLOP/s: 2·8192³ / 800e6 = 1374.39 µs, + 0.6 µs launch), and of the 8192×8192×64 call's
+# 130 MiB only the 40 MiB a warm L2 keeps move at L2 speed.
+measurement(40 MiB kept)
+measurement(800 TFLOP/s alone)
+file(WRITE ${WORK}/ceilings_measured.json "{\"schema\": \"gemmforge.ceilings/1\", ${environment}, \"measurements\": {${measurements}, \"fp16_tensor\": ${tc}, \"l2_resident\": ${kept}, \"fp16_tensor_alone\": ${alone}}}")
+execute_process(COMMAND ${GEMMFORGE} report results.json --floors ceilings_measured.json --floors-csv measured.csv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err WORKING_DIRECTORY ${WORK})
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "report --floors with l2_resident and fp16_tensor_alone: exit ${rc}\n${out}\n${err}")
+endif()
+file(READ ${WORK}/measured.csv csv)
+expect_all_in("measured.csv" "${csv}" "8192,8192,8192,large,offline,1,compute,1374.99,")
+expect_all_in("report --floors stdout" "${out}" "of which a warm L2 keeps 40 MiB, measured" "wgmma alone there 800")
+message(STATUS "ok: report --floors uses what a warm L2 keeps and wgmma's rate alone where measured")
 
 function(expect_refusal name expected_text)
   execute_process(COMMAND ${GEMMFORGE} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err

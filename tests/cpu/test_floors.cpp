@@ -125,6 +125,33 @@ TEST(Floors, WarmL2ServesWhatFitsInIt) {
     EXPECT_LE(floor_of(s, "gpu", c, true).total_us, floor_of(s, "gpu", c, false).total_us) << to_string(s);
 }
 
+TEST(Floors, AWarmL2KeepsOnlyWhatWasMeasuredResident) {
+  Ceilings c = test_ceilings();  // 4 MiB of L2
+  c.l2_resident_bytes = 2 << 20;  // of which a warm L2 keeps 2 MiB
+  EXPECT_DOUBLE_EQ(c.l2_kept_bytes(), 2 << 20);
+  // 8192²×64: A and B (2 MiB) fill what L2 keeps, so all of C (128 MiB) goes to HBM.
+  EXPECT_NEAR(floor_of(kSmallK64, "gpu", c, true).memory_us, 134217728.0 / 3.2e6, 1e-9);
+  // 4096³: 2 of A and B's 64 MiB from L2.
+  EXPECT_NEAR(floor_of(kLarge4k, "gpu", c, true).memory_us, (67108864.0 - 2097152.0) / 4e6 + 33554432.0 / 3.2e6, 1e-9);
+  // Never more than the L2 itself; and with nothing measured, the L2's size.
+  c.l2_resident_bytes = 8 << 20;
+  EXPECT_DOUBLE_EQ(c.l2_kept_bytes(), 4 << 20);
+  c.l2_resident_bytes = 0;
+  EXPECT_DOUBLE_EQ(c.l2_kept_bytes(), 4 << 20);
+}
+
+TEST(Floors, CallsAtSteadyStateComputeAtTheRateWgmmaAloneSustains) {
+  Ceilings c = test_ceilings();  // peak 640 TFLOP/s
+  const double flops = 2.0 * 8192 * 8192 * 8192;
+  EXPECT_NEAR(floor_of(kLarge8k, "gpu", c, false, true).compute_us, flops / 640e6, 1e-9);  // not measured: the peak
+  c.fp16_alone_tflops = 500;
+  EXPECT_NEAR(floor_of(kLarge8k, "gpu", c, false, true).compute_us, flops / 500e6, 1e-9);
+  EXPECT_NEAR(floor_of(kLarge8k, "gpu", c, false, false).compute_us, flops / 640e6, 1e-9);  // not at steady state
+  EXPECT_GT(floor_of(kLarge8k, "gpu", c, false, true).total_us, floor_of(kLarge8k, "gpu", c, false, false).total_us);
+  c.fp16_alone_tflops = 700;  // above the peak (a bad file): the peak still bounds it
+  EXPECT_NEAR(floor_of(kLarge8k, "gpu", c, false, true).compute_us, flops / 640e6, 1e-9);
+}
+
 BenchRecord rec(Shape s, const std::string& impl, Layout l, const std::string& mode, double us) {
   BenchRecord r;
   r.shape = s;
@@ -157,9 +184,26 @@ std::vector<BenchRecord> synthetic_records() {
           rec(kTiny, "torch", Layout::nn, "verify", 1)};
 }
 
+TEST(FloorReport, CallsOverTheHeavyThresholdAreAtSteadyState) {
+  Ceilings c = test_ceilings();
+  c.fp16_alone_tflops = 320;
+  const std::vector<BenchRecord> records = {rec(kLarge8k, "cublaslt-autotune", Layout::nn, "gpu", 2000),
+                                            rec(kLarge8k, "gemmforge", Layout::nn, "gpu", 1900),
+                                            rec(kSmallK256, "cublaslt-autotune", Layout::nn, "gpu", 150),
+                                            rec(kSmallK256, "gemmforge", Layout::nn, "gpu", 210)};
+  const auto rows = floor_rows(records, c, "cublaslt-autotune", "gemmforge", 200);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].steady_state);  // one implementation over 200 µs is enough: the bench warmed the card
+  EXPECT_TRUE(rows[1].steady_state);
+  EXPECT_NEAR(rows[1].floor.compute_us, 2.0 * 8192 * 8192 * 8192 / 320e6, 1e-9);
+  const auto light = floor_rows(records, c, "cublaslt-autotune", "gemmforge", 5000);
+  EXPECT_FALSE(light[0].steady_state);
+  EXPECT_NEAR(light[1].floor.compute_us, 2.0 * 8192 * 8192 * 8192 / 640e6, 1e-9);
+}
+
 TEST(FloorReport, RowsTakeEachSidesBestLayout) {
   const Ceilings c = test_ceilings();
-  const auto rows = floor_rows(synthetic_records(), c, "cublaslt-autotune", "gemmforge");
+  const auto rows = floor_rows(synthetic_records(), c, "cublaslt-autotune", "gemmforge", 200);
   ASSERT_EQ(rows.size(), 4u);  // gpu: tiny, small-K 256, small-K 64 (ascending FLOPs); offline: small-K 64
   EXPECT_EQ(rows[0].shape, kTiny);
   EXPECT_EQ(rows[1].shape, kSmallK256);
@@ -184,7 +228,7 @@ TEST(FloorReport, RowsTakeEachSidesBestLayout) {
 }
 
 TEST(FloorReport, ClassGeomeansOfHeadroomSpeedupAndFloorFractions) {
-  const auto rows = floor_rows(synthetic_records(), test_ceilings(), "cublaslt-autotune", "gemmforge");
+  const auto rows = floor_rows(synthetic_records(), test_ceilings(), "cublaslt-autotune", "gemmforge", 200);
   const auto classes = floor_class_summaries(rows);
   const FloorClassSummary* small_k = nullptr;
   const FloorClassSummary* all_gpu = nullptr;
@@ -231,19 +275,19 @@ TEST(FloorReport, PicksTheGemmforgeImplementation) {
 
 TEST(FloorReport, TablesNameTheBoundOfEveryShape) {
   const Ceilings c = test_ceilings();
-  const auto rows = floor_rows(synthetic_records(), c, "cublaslt-autotune", "gemmforge");
+  const auto rows = floor_rows(synthetic_records(), c, "cublaslt-autotune", "gemmforge", 200);
   const FloorReportLabels labels{"ceilings.json", "cublaslt-autotune", "gemmforge"};
   const std::string csv = floor_csv(rows, labels);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4);
-  EXPECT_NE(csv.find("8192,8192,64,small-K,gpu,memory,"), std::string::npos);
-  EXPECT_NE(csv.find("4096,4096,256,small-K,gpu,compute,"), std::string::npos);
-  EXPECT_NE(csv.find("64,64,64,tiny,gpu,launch,"), std::string::npos);
+  EXPECT_NE(csv.find("8192,8192,64,small-K,gpu,0,memory,"), std::string::npos);
+  EXPECT_NE(csv.find("4096,4096,256,small-K,gpu,0,compute,"), std::string::npos);
+  EXPECT_NE(csv.find("64,64,64,tiny,gpu,0,launch,"), std::string::npos);
   const auto classes = floor_class_summaries(rows);
   const std::string short_md = render_floor_markdown(c, rows, classes, labels, false);
   const std::string long_md = render_floor_markdown(c, rows, classes, labels, true);
   EXPECT_NE(short_md.find("| gpu | small-K | 2 | 0/1/1 |"), std::string::npos);
   EXPECT_EQ(short_md.find("8192x8192x64"), std::string::npos);
-  EXPECT_NE(long_md.find("| gpu | 8192x8192x64 | small-K | memory |"), std::string::npos);
+  EXPECT_NE(long_md.find("| gpu | 8192x8192x64 | small-K | no | memory |"), std::string::npos);
 }
 
 TEST(Ceilings, AWellFormedFileIsRead) {
@@ -293,6 +337,21 @@ TEST(Ceilings, MissingOrNonPositiveFieldsAreRefusedByName) {
   j = ceilings_json();
   j.erase("measurements");
   EXPECT_NE(refusal(j).find("no measurements"), std::string::npos) << refusal(j);
+}
+
+TEST(Ceilings, WhatAWarmL2KeepsAndWgmmaAloneAreReadWhenPresent) {
+  auto j = ceilings_json();
+  EXPECT_DOUBLE_EQ(ceilings_from_json(j).l2_resident_bytes, 0);  // older files: neither
+  EXPECT_DOUBLE_EQ(ceilings_from_json(j).fp16_alone_tflops, 0);
+  j["measurements"]["l2_resident"] = measurement(3, "MiB");
+  j["measurements"]["fp16_tensor_alone"] = measurement(610, "TFLOP/s");
+  const Ceilings c = ceilings_from_json(j);
+  EXPECT_DOUBLE_EQ(c.l2_resident_bytes, 3 << 20);
+  EXPECT_DOUBLE_EQ(c.fp16_alone_tflops, 610);
+  j["measurements"]["l2_resident"] = measurement(3, "GB/s");
+  EXPECT_NE(refusal(j).find("l2_resident.unit must be 'MiB'"), std::string::npos) << refusal(j);
+  j["measurements"]["l2_resident"] = measurement(-1, "MiB");
+  EXPECT_NE(refusal(j).find("l2_resident.value must be a positive number"), std::string::npos) << refusal(j);
 }
 
 TEST(Ceilings, FileErrorsNameTheFile) {
