@@ -74,6 +74,7 @@ int run(CeilingsArgs a, int argc, char** argv) {
   std::vector<CeilingMeasurement> ms = measure_launch_latency(ctx, a.measure);
   for (auto& m : measure_memory_bandwidth(ctx, a.measure)) ms.push_back(std::move(m));
   ms.push_back(measure_l2_residency(ctx, a.measure));
+  if (auto tma = measure_tma_read(ctx, a.measure)) ms.push_back(std::move(*tma));
   ms.push_back(measure_fp16_tensor(ctx, a.measure));
   if (auto alone = measure_fp16_tensor_alone(ctx, a.measure)) ms.push_back(std::move(*alone));
   ms.push_back(fp16_tensor_peak(ctx));
@@ -107,6 +108,9 @@ void add_ceilings(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  l2_read                                    the load kernel over a quarter of L2, many passes (GB/s)\n"
       "  l2_resident                                the load kernel over 8 MiB .. 1.5x L2, many passes each: the\n"
       "                                             largest footprint a warm L2 still serves (MiB)\n"
+      "  l2_write                                   the store kernel over a quarter of L2, many passes (GB/s)\n"
+      "  tma_read                                   sm_90: one thread per SM keeping TMA loads of tile-shaped boxes\n"
+      "                                             in flight from L2, best of box sizes and depths (GB/s, all SMs)\n"
       "  dsmem_read                                 sm_90: CTAs in pairs reading each other's shared memory\n"
       "                                             (distributed shared memory; GB/s over all SMs)\n"
       "  fp16_tensor                                cuBLASLt-autotune on 8192^3, f32 accumulation, after\n"

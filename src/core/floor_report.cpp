@@ -136,7 +136,8 @@ std::string render_floor_markdown(const Ceilings& c, const std::vector<FloorRow>
       << "Ceilings from `" << t.ceilings_source << "`: launch " << num("%.2f", c.launch_gpu_us) << " µs (gpu), "
       << num("%.2f", c.launch_offline_us) << " µs (offline), " << num("%.2f", c.launch_server_us)
       << " µs (server); HBM read " << num("%.0f", c.hbm_read_gbps) << " GB/s, write "
-      << num("%.0f", c.hbm_write_gbps) << " GB/s; L2 read " << num("%.0f", c.l2_read_gbps) << " GB/s ("
+      << num("%.0f", c.hbm_write_gbps) << " GB/s; L2 read " << num("%.0f", c.l2_read_gbps) << " GB/s, write "
+      << (c.l2_write_gbps > 0 ? num("%.0f", c.l2_write_gbps) + " GB/s" : std::string("not measured in this file")) << " ("
       << num("%.0f", c.l2_bytes / (1 << 20)) << " MiB, of which a warm L2 keeps "
       << (c.l2_resident_bytes > 0 ? num("%.0f", c.l2_kept_bytes() / (1 << 20)) + " MiB, measured"
                                   : std::string("all: not measured in this file"))

@@ -61,6 +61,7 @@ Ceilings ceilings_from_json(const nlohmann::json& j) {
   // Measured since 2026-12-02; a file without them keeps the L2's size and the peak.
   if (m.contains(kL2Resident.key)) c.l2_resident_bytes = positive_value(m, kL2Resident) * double(1 << 20);
   if (m.contains(kFp16TensorAlone.key)) c.fp16_alone_tflops = positive_value(m, kFp16TensorAlone);
+  if (m.contains(kL2Write.key)) c.l2_write_gbps = positive_value(m, kL2Write);
   return c;
 }
 
@@ -100,7 +101,13 @@ Floor floor_of(const Shape& s, std::string_view mode, const Ceilings& c, bool l2
   const double l2_write = l2_warm ? std::min(write, std::max(0.0, kept - read)) : 0;
   // bytes / (GB/s · 1e9) seconds = bytes / (GB/s · 1e3) µs; flops / (TF/s · 1e12) s = flops / (TF/s · 1e6) µs.
   const double hbm_us = (read - l2_read) / (c.hbm_read_gbps * 1e3) + (write - l2_write) / (c.hbm_write_gbps * 1e3);
-  const double l2_us = (l2_read + l2_write) / (std::max(c.l2_read_gbps, c.hbm_read_gbps) * 1e3);
+  // L2 time: each direction at its own rate (writes at the read rate where their rate was not
+  // measured), and both at the faster one, in case reads and writes share L2's bandwidth; the
+  // longest of these is a lower bound either way.
+  const double l2_read_rate = std::max(c.l2_read_gbps, c.hbm_read_gbps) * 1e3;
+  const double l2_write_rate = c.l2_write_gbps > 0 ? std::max(c.l2_write_gbps, c.hbm_write_gbps) * 1e3 : l2_read_rate;
+  const double l2_us = std::max({l2_read / l2_read_rate, l2_write / l2_write_rate,
+                                 (l2_read + l2_write) / std::max(l2_read_rate, l2_write_rate)});
   // HBM and L2 hits can proceed at once: the slower of the two streams bounds the call.
   f.memory_us = std::max(hbm_us, l2_us);
   f.compute_us = s.flops() / (c.compute_tflops(steady_state) * 1e6);

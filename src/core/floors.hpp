@@ -29,12 +29,17 @@ inline constexpr CeilingField kHbmRead{"hbm_read", "GB/s"};
 inline constexpr CeilingField kHbmWrite{"hbm_write", "GB/s"};
 inline constexpr CeilingField kHbmCopy{"hbm_copy", "GB/s"};  // recorded; the floor does not use it
 inline constexpr CeilingField kL2Read{"l2_read", "GB/s"};
+// Stores into a buffer L2 holds. Optional: files written before it was measured take the read rate.
+inline constexpr CeilingField kL2Write{"l2_write", "GB/s"};
 // How much of a buffer read again and again a warm L2 keeps (the rest comes from HBM). Optional:
 // files written before it was measured fall back to the L2's size.
 inline constexpr CeilingField kL2Resident{"l2_resident", "MiB"};
 // Distributed shared memory between the CTAs of a cluster: recorded for kernel design (split-K
 // reduced inside a cluster), not used by the floor.
 inline constexpr CeilingField kDsmemRead{"dsmem_read", "GB/s"};
+// TMA loads of tile-shaped boxes from L2 into shared memory, all SMs: the most a TMA-fed main
+// loop can receive. Recorded for kernel design, not used by the floor.
+inline constexpr CeilingField kTmaRead{"tma_read", "GB/s"};
 // Sustained under the power cap (cuBLASLt on 8192³): recorded, not used by the floor.
 inline constexpr CeilingField kFp16Tensor{"fp16_tensor", "TFLOP/s"};
 inline constexpr CeilingField kFp16TensorPeak{"fp16_tensor_peak", "TFLOP/s"};
@@ -56,6 +61,7 @@ struct Ceilings {
   double launch_gpu_us = 0, launch_offline_us = 0, launch_server_us = 0;
   double hbm_read_gbps = 0, hbm_write_gbps = 0;  // 1 GB/s = 1e9 bytes/s
   double l2_read_gbps = 0;                       // from a buffer that L2 holds
+  double l2_write_gbps = 0;                      // into a buffer that L2 holds; 0: not measured
   double l2_bytes = 0;                           // the L2's size (environment.l2_bytes)
   double l2_resident_bytes = 0;                  // what a warm L2 keeps of a buffer; 0: not measured
   double fp16_alone_tflops = 0;                  // wgmma alone at the power cap; 0: not measured
@@ -87,9 +93,10 @@ double min_read_bytes(const Shape&);
 double min_write_bytes(const Shape&);
 
 // Bandwidths: with L2 warm (the same buffers every call), as many bytes as a warm L2 keeps
-// (Ceilings::l2_kept_bytes) are served by it, A and B first, then C (L2's write rate taken as its
-// read rate), and the rest by HBM; L2 and HBM traffic overlap, so memory = max(HBM time, L2
-// time). Compute: at the peak, or with `steady_state` (a call the bench measured after warming
+// (Ceilings::l2_kept_bytes) are served by it, A and B first, then C (at L2's write rate where
+// measured, else its read rate; the L2 time is the longest of the reads alone, the writes alone,
+// and both at the faster rate), and the rest by HBM; L2 and HBM traffic overlap, so memory =
+// max(HBM time, L2 time). Compute: at the peak, or with `steady_state` (a call the bench measured after warming
 // the card into its power cap) at the rate wgmma alone sustains there. Each is the fastest the
 // hardware could give, so the floor stays a lower bound.
 // gpu and server: a call is its launch, then its work, one after the other:

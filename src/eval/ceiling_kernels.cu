@@ -3,9 +3,12 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "eval/cuda_check.hpp"
+#include "ptx/mbarrier.cuh"
+#include "ptx/tma.cuh"
 #include "ptx/wgmma.cuh"
 
 namespace gemmforge::ceiling_ops {
@@ -32,10 +35,15 @@ __global__ void read_words(const uint4* __restrict__ src, size_t n, int passes, 
   if (acc == key) *sink = acc;
 }
 
-__global__ void write_words(uint4* __restrict__ dst, size_t n, unsigned word) {
+// Grid-stride stores over n 16-byte words, `passes` times, each pass a different word (so no pass
+// stores what the last one left).
+__global__ void write_words(uint4* __restrict__ dst, size_t n, int passes, unsigned word) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
-  const uint4 v = make_uint4(word, word, word, word);
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = v;
+  for (int p = 0; p < passes; ++p) {
+    const unsigned w = word + unsigned(p);
+    const uint4 v = make_uint4(w, w, w, w);
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = v;
+  }
 }
 
 // Each CTA of a two-CTA cluster fills its own shared buffer, then reads its partner's `passes`
@@ -128,7 +136,63 @@ __global__ void __launch_bounds__(256, 1) tensor_words(int k_blocks, unsigned ke
 #endif
 }
 
+// One thread per CTA keeps `in_flight` TMA loads of box_rows × 64 fp16 boxes (128-byte swizzle,
+// as the Hopper kernels load their tiles) outstanding into a ring of shared memory, `boxes` in
+// all: each box, once its barrier completes, is refilled with the next. Nothing consumes the
+// data but one word per box, so this is the rate at which TMA delivers tiles to one SM, which a
+// GEMM's main loop cannot exceed. With `spread`, CTA c walks boxes c·boxes, c·boxes + 1, ... of
+// the tensor (along K first, as a tile's main loop does), wrapping around; without, every CTA
+// walks the same boxes from the first (as CTAs sharing a tile row read the same A boxes).
+__global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmforge::ptx::TensorMap map, int box_rows,
+                                                  int k_boxes, int row_boxes, int in_flight, int boxes, int spread,
+                                                  unsigned key, unsigned* sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using namespace gemmforge::ptx;
+  extern __shared__ __align__(1024) unsigned char ring[];
+  __shared__ u64 full[kTmaMaxInFlight];
+  if (threadIdx.x != 0) return;
+  const u32 box_bytes = u32(box_rows) * 128;
+  for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], 1);
+  fence_barrier_init();
+  // The next box to load, advanced without divisions: they would lengthen the one thread's issue
+  // loop, which is what this measures.
+  const int first = spread ? int((long long)(blockIdx.x) * boxes % (k_boxes * row_boxes)) : 0;
+  int kb = first % k_boxes, rb = first / k_boxes, slot = 0;
+  auto issue = [&] {
+    mbarrier_arrive_expect_tx(&full[slot], box_bytes);
+    tma_load_2d(ring + size_t(slot) * box_bytes, &map, &full[slot], kb * 64, rb * box_rows);
+    if (++kb == k_boxes) kb = 0, rb = rb + 1 == row_boxes ? 0 : rb + 1;
+    slot = slot + 1 == in_flight ? 0 : slot + 1;
+  };
+  for (int i = 0; i < in_flight && i < boxes; ++i) issue();
+  unsigned folded = 0;
+  u32 phase = 0;
+  for (int i = 0, f = 0; i < boxes; ++i) {
+    mbarrier_wait(&full[f], phase);
+    folded ^= *reinterpret_cast<volatile u32*>(ring + size_t(f) * box_bytes + (i % 32) * 4);
+    if (i + in_flight < boxes) issue();  // into slot f, which just completed
+    if (++f == in_flight) f = 0, phase ^= 1u;
+  }
+  if (folded == key) *sink = folded;
+#else
+  (void)map, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes, (void)spread, (void)key,
+      (void)sink;
+#endif
+}
+
 }  // namespace
+
+void tma_stream(const void* tensor_map, int ctas, int box_rows, int k_boxes, int row_boxes, int in_flight, int boxes,
+                bool spread, unsigned key, unsigned* sink, cudaStream_t s) {
+  if (in_flight < 1 || in_flight > kTmaMaxInFlight) throw Error("tma_stream: in_flight must be 1.." + std::to_string(kTmaMaxInFlight));
+  const int smem = in_flight * box_rows * 128;
+  GF_CUDA(cudaFuncSetAttribute(tma_boxes, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  gemmforge::ptx::TensorMap map;
+  std::memcpy(&map, tensor_map, sizeof map);
+  tma_boxes<<<unsigned(ctas), 32, size_t(smem), s>>>(map, box_rows, k_boxes, row_boxes, in_flight, boxes, spread ? 1 : 0,
+                                                      key, sink);
+  GF_CHECK_LAUNCH();
+}
 
 void tensor_loop(int ctas, int k_blocks, unsigned key, float* sink, cudaStream_t s) {
   static const bool attribute_set = [] {
@@ -196,8 +260,9 @@ void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsign
   GF_CHECK_LAUNCH();
 }
 
-void stream_write(void* dst, size_t bytes, unsigned word, int blocks, cudaStream_t s) {
-  write_words<<<unsigned(blocks), kStreamThreads, 0, s>>>(static_cast<uint4*>(dst), bytes / sizeof(uint4), word);
+void stream_write(void* dst, size_t bytes, int passes, unsigned word, int blocks, cudaStream_t s) {
+  write_words<<<unsigned(blocks), kStreamThreads, 0, s>>>(static_cast<uint4*>(dst), bytes / sizeof(uint4), passes,
+                                                          word);
   GF_CHECK_LAUNCH();
 }
 

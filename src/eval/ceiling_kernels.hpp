@@ -18,8 +18,9 @@ void launch_empty_driver(cudaStream_t, bool programmatic);
 // result is stored to *sink only if it equals `key`, so the compiler must keep every load and
 // almost no bytes are written.
 void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t);
-// Writes `bytes` (a multiple of 16) once with 16-byte stores of `word` over `blocks` blocks.
-void stream_write(void* dst, size_t bytes, unsigned word, int blocks, cudaStream_t);
+// Writes `bytes` (a multiple of 16) `passes` times with 16-byte stores over `blocks` blocks, pass
+// p storing `word` + p in every 32-bit lane (several passes over a buffer L2 holds measure L2).
+void stream_write(void* dst, size_t bytes, int passes, unsigned word, int blocks, cudaStream_t);
 
 // Distributed shared memory: `ctas` CTAs (an even number) in clusters of two, each with `bytes` of
 // shared memory that its partner reads `passes` times with 16-byte ld.shared::cluster loads.
@@ -37,6 +38,15 @@ void tensor_loop(int ctas, int k_blocks, unsigned key, float* sink, cudaStream_t
 inline constexpr int kTensorLoopSinkFloats = 256 * 128;
 inline constexpr int kTensorLoopSmemBytes = (128 + 256) * 64 * 2;  // A 128×64, B 256×64, fp16
 inline constexpr double kTensorLoopFlopsPerCtaKBlock = 2.0 * 128 * 256 * 64;
+
+// TMA alone: `ctas` CTAs (one per SM), each one thread keeping `in_flight` loads of box_rows × 64
+// fp16 boxes outstanding, `boxes` per CTA, from the 2-D tensor `tensor_map` (a CUtensorMap of
+// k_boxes × 64 columns and row_boxes × box_rows rows, boxes of box_rows × 64). `spread`: each CTA
+// starts at its own box; else all walk the same ones. The rate at which TMA delivers tiles to an
+// SM. Needs sm_90; empty when built for older ones.
+void tma_stream(const void* tensor_map, int ctas, int box_rows, int k_boxes, int row_boxes, int in_flight, int boxes,
+                bool spread, unsigned key, unsigned* sink, cudaStream_t);
+inline constexpr int kTmaMaxInFlight = 16;
 
 inline constexpr int kStreamThreads = 256;
 // 8 blocks of 256 threads per SM: the full 2048 threads an SM holds, each with four 16-byte

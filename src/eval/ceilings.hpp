@@ -45,11 +45,14 @@ struct CeilingMeasurement {
 
 // launch_gpu, launch_offline, launch_server (eval/launch_ceiling.cpp).
 std::vector<CeilingMeasurement> measure_launch_latency(DeviceContext&, const CeilingOptions&);
-// hbm_read, hbm_write, hbm_copy, l2_read, and dsmem_read on sm_90 (eval/memory_ceiling.cpp).
+// hbm_read, hbm_write, hbm_copy, l2_read, l2_write, and dsmem_read on sm_90 (eval/memory_ceiling.cpp).
 std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext&, const CeilingOptions&);
 // l2_resident (eval/l2_residency_ceiling.cpp): how much of a buffer read again and again a warm
 // L2 keeps, in MiB.
 CeilingMeasurement measure_l2_residency(DeviceContext&, const CeilingOptions&);
+// tma_read (eval/tma_ceiling.cpp): the rate TMA delivers tile-shaped boxes from L2 to the SMs,
+// all SMs together (the best of several box sizes and depths); nullopt on GPUs without TMA.
+std::optional<CeilingMeasurement> measure_tma_read(DeviceContext&, const CeilingOptions&);
 // fp16_tensor (eval/tensor_ceiling.cpp): sustained, measured.
 CeilingMeasurement measure_fp16_tensor(DeviceContext&, const CeilingOptions&);
 // fp16_tensor_alone (eval/tensor_ceiling.cpp): wgmma alone at the power cap; nullopt on GPUs

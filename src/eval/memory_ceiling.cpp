@@ -1,6 +1,6 @@
 // The memory term of the floor: read-only, write-only and copy bandwidth of HBM, on buffers far
-// larger than L2 so that every pass streams from and to device memory; and read bandwidth of L2,
-// from a slice of a quarter of L2 read many times in one launch.
+// larger than L2 so that every pass streams from and to device memory; and read and write
+// bandwidth of L2, from a slice of a quarter of L2 read or written many times in one launch.
 #include <algorithm>
 #include <array>
 #include <random>
@@ -13,7 +13,7 @@
 namespace gemmforge {
 namespace {
 
-enum Pass { kRead, kWrite, kCopy, kL2Pass, kDsmemPass, kPassCount };
+enum Pass { kRead, kWrite, kCopy, kL2Pass, kL2WritePass, kDsmemPass, kPassCount };
 // Distributed shared memory: CTAs in pairs, each with this much shared memory, which is more than
 // half of an SM's 227 KiB so that no two CTAs share an SM and every read crosses between SMs.
 constexpr int kDsmemBytes = 128 << 10, kDsmemThreads = 512;
@@ -75,7 +75,8 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
       case kL2Pass:
         ceiling_ops::stream_read(src.get(), l2_slice, l2_passes, kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s);
         break;
-      case kWrite: ceiling_ops::stream_write(dst.get(), bytes, kWriteWord, blocks, s); break;
+      case kWrite: ceiling_ops::stream_write(dst.get(), bytes, 1, kWriteWord, blocks, s); break;
+      case kL2WritePass: ceiling_ops::stream_write(dst.get(), l2_slice, l2_passes, kWriteWord, blocks, s); break;
       case kCopy: GF_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s)); break;
       case kDsmemPass:
         ceiling_ops::read_partner_smem(dsmem_ctas, kDsmemThreads, kDsmemBytes, dsmem_passes, kNeverKey,
@@ -83,7 +84,7 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
         break;
     }
   };
-  std::vector<int> order = {kRead, kWrite, kCopy, kL2Pass};
+  std::vector<int> order = {kRead, kWrite, kCopy, kL2Pass, kL2WritePass};
   if (has_dsmem) order.push_back(kDsmemPass);
   for (int k : order) pass(k);  // untimed: first touch, clocks up
   GF_CUDA(cudaDeviceSynchronize());
@@ -127,6 +128,9 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
       {kL2Read, l2_slice, l2_passes, l2_slice * size_t(l2_passes), stream_grid,
        "the read kernel over a slice of a quarter of L2, many passes in one launch (the first fills L2); one "
        "launch per sample, event-timed"},
+      {kL2Write, l2_slice, l2_passes, l2_slice * size_t(l2_passes), stream_grid,
+       "the write kernel over a slice of a quarter of L2, many passes in one launch (each pass a different "
+       "word; the lines stay in L2, written back when evicted); one launch per sample, event-timed"},
       {kDsmemRead, size_t(kDsmemBytes), dsmem_passes, size_t(dsmem_ctas) * kDsmemBytes * size_t(dsmem_passes),
        dsmem_grid,
        "one CTA per SM (128 KiB of shared memory each) in two-CTA clusters, each reading its partner's shared "

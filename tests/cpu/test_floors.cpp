@@ -140,6 +140,21 @@ TEST(Floors, AWarmL2KeepsOnlyWhatWasMeasuredResident) {
   EXPECT_DOUBLE_EQ(c.l2_kept_bytes(), 4 << 20);
 }
 
+TEST(Floors, WhatAWarmL2KeepsOfCIsWrittenAtL2sWriteRate) {
+  Ceilings c = test_ceilings();  // L2 reads 1.6e7 bytes per µs, 4 MiB of L2
+  const Shape s{1024, 1024, 64};  // A and B 256 KiB, C 2 MiB: all of it kept
+  const double read = 262144.0, write = 2097152.0;
+  // Not measured: writes at the read rate, sharing it with the reads.
+  EXPECT_NEAR(floor_of(s, "gpu", c, true).memory_us, (read + write) / 1.6e7, 1e-12);
+  c.l2_write_gbps = 8000;  // slower than reads: the writes alone bound the L2 time
+  EXPECT_NEAR(floor_of(s, "gpu", c, true).memory_us, write / 8e6, 1e-12);
+  c.l2_write_gbps = 32000;  // faster: both at the faster rate, or the reads alone, whichever is longer
+  EXPECT_NEAR(floor_of(s, "gpu", c, true).memory_us, std::max(read / 1.6e7, (read + write) / 3.2e7), 1e-12);
+  c.l2_write_gbps = 1000;  // below HBM's write rate (a bad file): L2 is never slower than HBM
+  EXPECT_NEAR(floor_of(s, "gpu", c, true).memory_us, write / 3.2e6, 1e-12);
+  EXPECT_DOUBLE_EQ(floor_of(s, "gpu", c, false).memory_us, read / 4e6 + write / 3.2e6);  // cold: HBM only
+}
+
 TEST(Floors, CallsAtSteadyStateComputeAtTheRateWgmmaAloneSustains) {
   Ceilings c = test_ceilings();  // peak 640 TFLOP/s
   const double flops = 2.0 * 8192 * 8192 * 8192;
@@ -352,6 +367,15 @@ TEST(Ceilings, WhatAWarmL2KeepsAndWgmmaAloneAreReadWhenPresent) {
   EXPECT_NE(refusal(j).find("l2_resident.unit must be 'MiB'"), std::string::npos) << refusal(j);
   j["measurements"]["l2_resident"] = measurement(-1, "MiB");
   EXPECT_NE(refusal(j).find("l2_resident.value must be a positive number"), std::string::npos) << refusal(j);
+}
+
+TEST(Ceilings, L2sWriteRateIsReadWhenPresent) {
+  auto j = ceilings_json();
+  EXPECT_DOUBLE_EQ(ceilings_from_json(j).l2_write_gbps, 0);  // older files: the read rate stands in
+  j["measurements"]["l2_write"] = measurement(9000, "GB/s");
+  EXPECT_DOUBLE_EQ(ceilings_from_json(j).l2_write_gbps, 9000);
+  j["measurements"]["l2_write"] = measurement(9000, "MiB");
+  EXPECT_NE(refusal(j).find("l2_write.unit must be 'GB/s'"), std::string::npos) << refusal(j);
 }
 
 TEST(Ceilings, FileErrorsNameTheFile) {

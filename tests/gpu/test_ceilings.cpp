@@ -1,7 +1,10 @@
-// The ceilings that the floor reads where they are new (what a warm L2 keeps, wgmma alone): each
+// The ceilings that are new (what a warm L2 keeps, wgmma alone, L2's write rate, TMA's delivery): each
 // is measured, in its unit, within what the hardware can be (no threshold on speed: a benchmark
 // is not a test; a value above the tensor cores' peak or a footprint outside the sweep is a bug).
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
 
 #include "eval/ceilings.hpp"
 #include "gpu_test_env.hpp"
@@ -43,6 +46,47 @@ TEST(Ceilings, WgmmaAloneRunsAtOrBelowThePeak) {
   EXPECT_GT(alone->value, 0);
   EXPECT_LE(alone->value, peak.value * 1.001) << "faster than SMs x FLOPs per clock x the highest clock";
   EXPECT_GT(alone->detail["k_blocks_per_launch"].get<int>(), 0);
+}
+
+TEST(Ceilings, L2sWriteRateIsMeasuredBesideItsReadRate) {
+  GF_REQUIRE_GPU(ctx);
+  CeilingOptions o = quick();
+  o.hbm_buffer_bytes = 4 * size_t(ctx->info().l2_bytes);  // the least the HBM passes accept
+  const auto ms = measure_memory_bandwidth(*ctx, o);
+  const auto find = [&](const char* key) -> const CeilingMeasurement* {
+    for (const auto& m : ms)
+      if (std::string(m.field.key) == key) return &m;
+    return nullptr;
+  };
+  const CeilingMeasurement* write = find("l2_write");
+  ASSERT_NE(write, nullptr);
+  ASSERT_NE(find("l2_read"), nullptr);
+  EXPECT_STREQ(write->field.unit, "GB/s");
+  EXPECT_GT(write->value, 0);
+  EXPECT_GT(write->detail["passes"].get<int>(), 1);
+  EXPECT_EQ(write->detail["buffer_bytes"], find("l2_read")->detail["buffer_bytes"]);  // the same slice
+}
+
+TEST(Ceilings, TmaDeliversNoFasterThanSharedMemoryTakes) {
+  GF_REQUIRE_GPU(ctx);
+  const auto tma = measure_tma_read(*ctx, quick());
+  if (ctx->info().cc_major != 9) {
+    EXPECT_FALSE(tma.has_value()) << "the TMA kernel is built for sm_90 only";
+    GTEST_SKIP() << "no TMA kernel for compute capability " << ctx->info().cc_major;
+  }
+  ASSERT_TRUE(tma.has_value());
+  EXPECT_STREQ(tma->field.key, "tma_read");
+  // Shared memory takes at most 128 bytes per clock per SM, at the highest clock.
+  const double max_ghz = fp16_tensor_peak(*ctx).detail["max_sm_clock_mhz"].get<double>() / 1e3;
+  double fastest = 0;
+  ASSERT_GE(tma->detail["variants"].size(), 4u);
+  for (const auto& v : tma->detail["variants"]) {
+    EXPECT_GT(v["gbps"].get<double>(), 0) << v.dump();
+    EXPECT_LE(v["per_sm_gbps"].get<double>(), 128 * max_ghz * 1.01) << v.dump();
+    EXPECT_LE(v["in_flight"].get<int>() * v["box_bytes"].get<int>(), 200 << 10) << v.dump();
+    fastest = std::max(fastest, v["gbps"].get<double>());
+  }
+  EXPECT_DOUBLE_EQ(tma->value, fastest);
 }
 
 }  // namespace

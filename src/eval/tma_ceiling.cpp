@@ -1,0 +1,139 @@
+// The rate at which TMA delivers tiles to one SM: one thread per SM keeping several box loads of
+// a tile's shape (box_rows × 64 fp16, 128-byte swizzle) in flight from a tensor that L2 holds,
+// nothing consuming them. Session 11 found the Hopper kernels' small tiles (64×64, 64×128,
+// 128×64) receiving ~48-60 bytes per clock per SM whatever the ring's depth and with or without
+// multicast (bench/NOTES.md); this says whether that is what TMA itself gives an SM.
+#include <algorithm>
+#include <random>
+
+#include <cuda.h>
+
+#include "eval/buffers.hpp"
+#include "eval/ceiling_kernels.hpp"
+#include "eval/ceilings.hpp"
+#include "eval/event_pair.hpp"
+
+namespace gemmforge {
+namespace {
+
+constexpr unsigned kNeverKey = 0x9E3779B9u;  // a fold the tensor's words never give: nothing is stored
+constexpr int kCols = 4096;                  // fp16 columns of the tensor: 64 boxes along K
+constexpr size_t kBytesPerLaunch = size_t(1) << 30;
+constexpr int kRingLimitBytes = 200 << 10;   // of the 227 KiB a CTA may have
+const int kBoxRows[] = {64, 128, 256};
+const int kInFlight[] = {2, 4, 8, 12};
+
+using EncodeTiled = decltype(&cuTensorMapEncodeTiled);
+
+EncodeTiled encode_tiled() {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+  GF_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &status));
+  if (status != cudaDriverEntryPointSuccess || !p) throw Error("the CUDA driver has no cuTensorMapEncodeTiled");
+  return reinterpret_cast<EncodeTiled>(p);
+}
+
+struct Variant {
+  int box_rows, in_flight;
+  bool swizzle = true;  // 128-byte swizzle, as the kernels' tiles; else none
+  bool spread = true;   // each CTA its own boxes; else all the same ones
+  CUtensorMap map{};
+  int boxes = 0;        // per CTA and launch
+};
+
+}  // namespace
+
+std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const CeilingOptions& o) {
+  if (ctx.info().cc_major != 9) return std::nullopt;  // the kernel is built for sm_90 only
+  // A quarter of L2 (whole 256-row blocks), so every box after the first pass is an L2 hit.
+  const int rows = std::max(256, int(size_t(ctx.info().l2_bytes) / 4 / (size_t(kCols) * 2) / 256 * 256));
+  const size_t bytes = size_t(rows) * kCols * 2;
+  DeviceBuffer tensor(bytes), sink(sizeof(unsigned));
+  const cudaStream_t s = ctx.stream();
+  GF_CUDA(cudaMemsetAsync(tensor.get(), 0x5A, bytes, s));
+  const int ctas = ctx.info().sm_count;
+  const EncodeTiled encode = encode_tiled();
+
+  std::vector<Variant> variants;
+  auto add = [&](Variant v) {
+    v.boxes = int(kBytesPerLaunch / size_t(ctas) / (size_t(v.box_rows) * 128));
+    const cuuint64_t dims[2] = {cuuint64_t(kCols), cuuint64_t(rows)};
+    const cuuint64_t strides[1] = {cuuint64_t(kCols) * 2};
+    const cuuint32_t box[2] = {64, cuuint32_t(v.box_rows)};
+    const cuuint32_t element_strides[2] = {1, 1};
+    if (const CUresult r = encode(&v.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, tensor.get(), dims, strides, box,
+                                  element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                  v.swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        r != CUDA_SUCCESS)
+      throw Error("TMA read: cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)));
+    variants.push_back(v);
+  };
+  for (int box_rows : kBoxRows)
+    for (int in_flight : kInFlight)
+      if (in_flight * box_rows * 128 <= kRingLimitBytes) add({box_rows, in_flight});
+  // What might hold the rate back besides the bytes in flight: the swizzle, and whether the SMs
+  // read distinct lines or the same ones (the CTAs of a tile row share their A boxes).
+  for (int in_flight : {4, 12}) {
+    add({128, in_flight, /*swizzle=*/false, /*spread=*/true});
+    add({128, in_flight, /*swizzle=*/true, /*spread=*/false});
+  }
+  auto pass = [&](const Variant& v) {
+    ceiling_ops::tma_stream(&v.map, ctas, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight, v.boxes, v.spread,
+                            kNeverKey, static_cast<unsigned*>(sink.get()), s);
+  };
+  for (const auto& v : variants) pass(v);  // untimed: fills L2, clocks up
+  GF_CUDA(cudaDeviceSynchronize());
+
+  std::vector<std::vector<double>> us(variants.size());
+  std::vector<size_t> order(variants.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937_64 rng(o.seed);
+  EventPair ev;
+  for (int r = 0; r < o.rounds; ++r) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i : order) {
+      GF_CUDA(cudaEventRecord(ev.begin, s));
+      pass(variants[i]);
+      GF_CUDA(cudaEventRecord(ev.end, s));
+      GF_CUDA(cudaEventSynchronize(ev.end));
+      us[i].push_back(ev.elapsed_us());
+    }
+  }
+  const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
+
+  CeilingMeasurement m;
+  m.field = kTmaRead;
+  nlohmann::json per_variant = nlohmann::json::array();
+  size_t best = 0;
+  std::vector<double> gbps(variants.size());
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const auto& v = variants[i];
+    const double moved = double(ctas) * v.boxes * v.box_rows * 128;
+    gbps[i] = moved / summarize(us[i]).median / 1e3;
+    if (gbps[i] > gbps[best]) best = i;
+    nlohmann::json row = {{"box_rows", v.box_rows}, {"box_bytes", v.box_rows * 128}, {"in_flight", v.in_flight},
+                          {"swizzle", v.swizzle ? "128B" : "none"}, {"spread", v.spread},
+                          {"gbps", gbps[i]}, {"per_sm_gbps", gbps[i] / ctas}};
+    if (clocks.sm_clock_mhz) row["per_sm_bytes_per_clock"] = gbps[i] / ctas / (*clocks.sm_clock_mhz * 1e-3);
+    per_variant.push_back(row);
+  }
+  m.value = gbps[best];
+  m.time_us = summarize(us[best]);
+  m.method = "one thread per SM keeping 2-12 TMA loads of box_rows x 64 fp16 boxes (128-byte swizzle, the Hopper "
+             "kernels' tile loads; a few variants without swizzle, or with every SM reading the same boxes) in flight "
+             "from a tensor of a quarter of L2 (L2 hits after the first pass), nothing consuming them; 1 GiB per "
+             "launch, event-timed, the variants in shuffled rounds; the value is the fastest variant's median over "
+             "all SMs";
+  m.detail["variants"] = per_variant;
+  m.detail["best_box_rows"] = variants[best].box_rows;
+  m.detail["best_in_flight"] = variants[best].in_flight;
+  m.detail["best_spread"] = variants[best].spread;
+  m.detail["per_sm_gbps"] = gbps[best] / ctas;
+  m.detail["tensor_bytes"] = bytes;
+  m.detail["ctas"] = ctas;
+  m.note_clocks(clocks);
+  return m;
+}
+
+}  // namespace gemmforge
