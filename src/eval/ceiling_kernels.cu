@@ -180,7 +180,69 @@ __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmf
 #endif
 }
 
+// The same walk with plain loads: a warpgroup (128 threads) copies each box into the ring with
+// 16-byte cp.async (through L2 only, as the sm80 kernels load), one row's 128 bytes per 8 threads,
+// and every thread's copies arrive on the box's barrier when they land (cp.async.mbarrier.arrive:
+// 128 arrivals complete it). All threads wait for a box before refilling it. What a producer of
+// plain loads would receive, beside TMA's rate.
+__global__ void __launch_bounds__(128, 1) cp_async_boxes(const unsigned char* __restrict__ tensor, int row_bytes,
+                                                        int box_rows, int k_boxes, int row_boxes, int in_flight,
+                                                        int boxes, int spread, unsigned key, unsigned* sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using namespace gemmforge::ptx;
+  extern __shared__ __align__(1024) unsigned char ring[];
+  __shared__ u64 full[kTmaMaxInFlight];
+  const u32 box_bytes = u32(box_rows) * 128;
+  if (threadIdx.x == 0)
+    for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], 128);
+  __syncthreads();
+  const int first = spread ? int((long long)(blockIdx.x) * boxes % (k_boxes * row_boxes)) : 0;
+  int kb = first % k_boxes, rb = first / k_boxes, slot = 0;
+  const int t = int(threadIdx.x);
+  auto issue = [&] {
+    unsigned char* dst = ring + size_t(slot) * box_bytes;
+    const unsigned char* src = tensor + size_t(rb) * box_rows * row_bytes + size_t(kb) * 128;
+    for (int c = t; c < box_rows * 8; c += 128) {  // chunk c: row c / 8, 16 bytes c % 8
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst + c * 16)),
+                   "l"(static_cast<u64>(__cvta_generic_to_global(src + size_t(c / 8) * row_bytes + (c % 8) * 16)))
+                   : "memory");
+    }
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(&full[slot])) : "memory");
+    if (++kb == k_boxes) kb = 0, rb = rb + 1 == row_boxes ? 0 : rb + 1;
+    slot = slot + 1 == in_flight ? 0 : slot + 1;
+  };
+  for (int i = 0; i < in_flight && i < boxes; ++i) issue();
+  unsigned folded = 0;
+  u32 phase = 0;
+  for (int i = 0, f = 0; i < boxes; ++i) {
+    mbarrier_wait(&full[f], phase);
+    folded ^= *reinterpret_cast<volatile u32*>(ring + size_t(f) * box_bytes + (t % 32) * 4);
+    __syncwarp();
+    // Every thread has seen box i land before any refills its slot (the others' reads above).
+    asm volatile("bar.sync 1, 128;" ::: "memory");
+    if (i + in_flight < boxes) issue();
+    if (++f == in_flight) f = 0, phase ^= 1u;
+  }
+  if (folded == key) *sink = folded;
+#else
+  (void)tensor, (void)row_bytes, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes,
+      (void)spread, (void)key, (void)sink;
+#endif
+}
+
 }  // namespace
+
+void cp_async_stream(const void* tensor, int row_bytes, int ctas, int box_rows, int k_boxes, int row_boxes,
+                     int in_flight, int boxes, bool spread, unsigned key, unsigned* sink, cudaStream_t s) {
+  if (in_flight < 1 || in_flight > kTmaMaxInFlight)
+    throw Error("cp_async_stream: in_flight must be 1.." + std::to_string(kTmaMaxInFlight));
+  const int smem = in_flight * box_rows * 128;
+  GF_CUDA(cudaFuncSetAttribute(cp_async_boxes, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cp_async_boxes<<<unsigned(ctas), 128, size_t(smem), s>>>(static_cast<const unsigned char*>(tensor), row_bytes,
+                                                           box_rows, k_boxes, row_boxes, in_flight, boxes,
+                                                           spread ? 1 : 0, key, sink);
+  GF_CHECK_LAUNCH();
+}
 
 void tma_stream(const void* tensor_map, int ctas, int box_rows, int k_boxes, int row_boxes, int in_flight, int boxes,
                 bool spread, unsigned key, unsigned* sink, cudaStream_t s) {

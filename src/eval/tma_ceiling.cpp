@@ -37,6 +37,7 @@ struct Variant {
   int box_rows, in_flight;
   bool swizzle = true;  // 128-byte swizzle, as the kernels' tiles; else none
   bool spread = true;   // each CTA its own boxes; else all the same ones
+  bool plain = false;   // cp.async by 128 threads instead of TMA (beside it; not the value)
   CUtensorMap map{};
   int boxes = 0;        // per CTA and launch
 };
@@ -78,7 +79,15 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
     add({128, in_flight, /*swizzle=*/false, /*spread=*/true});
     add({128, in_flight, /*swizzle=*/true, /*spread=*/false});
   }
+  // The same walks with plain loads, for what a cp.async producer would receive instead.
+  for (int in_flight : {4, 8, 12}) add({128, in_flight, /*swizzle=*/false, /*spread=*/true, /*plain=*/true});
+  add({128, 8, /*swizzle=*/false, /*spread=*/false, /*plain=*/true});
   auto pass = [&](const Variant& v) {
+    if (v.plain) {
+      ceiling_ops::cp_async_stream(tensor.get(), kCols * 2, ctas, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight,
+                                   v.boxes, v.spread, kNeverKey, static_cast<unsigned*>(sink.get()), s);
+      return;
+    }
     ceiling_ops::tma_stream(&v.map, ctas, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight, v.boxes, v.spread,
                             kNeverKey, static_cast<unsigned*>(sink.get()), s);
   };
@@ -111,9 +120,10 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
     const auto& v = variants[i];
     const double moved = double(ctas) * v.boxes * v.box_rows * 128;
     gbps[i] = moved / summarize(us[i]).median / 1e3;
-    if (gbps[i] > gbps[best]) best = i;
+    if (!v.plain && gbps[i] > gbps[best]) best = i;
     nlohmann::json row = {{"box_rows", v.box_rows}, {"box_bytes", v.box_rows * 128}, {"in_flight", v.in_flight},
-                          {"swizzle", v.swizzle ? "128B" : "none"}, {"spread", v.spread},
+                          {"path", v.plain ? "cp.async" : "tma"}, {"swizzle", v.swizzle ? "128B" : "none"},
+                          {"spread", v.spread},
                           {"gbps", gbps[i]}, {"per_sm_gbps", gbps[i] / ctas}};
     if (clocks.sm_clock_mhz) row["per_sm_bytes_per_clock"] = gbps[i] / ctas / (*clocks.sm_clock_mhz * 1e-3);
     per_variant.push_back(row);
@@ -123,8 +133,9 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
   m.method = "one thread per SM keeping 2-12 TMA loads of box_rows x 64 fp16 boxes (128-byte swizzle, the Hopper "
              "kernels' tile loads; a few variants without swizzle, or with every SM reading the same boxes) in flight "
              "from a tensor of a quarter of L2 (L2 hits after the first pass), nothing consuming them; 1 GiB per "
-             "launch, event-timed, the variants in shuffled rounds; the value is the fastest variant's median over "
-             "all SMs";
+             "launch, event-timed, the variants in shuffled rounds; the value is the fastest TMA variant's median "
+             "over all SMs; beside them (path cp.async, not in the value) the same walks copied by 128 threads with "
+             "16-byte cp.async";
   m.detail["variants"] = per_variant;
   m.detail["best_box_rows"] = variants[best].box_rows;
   m.detail["best_in_flight"] = variants[best].in_flight;

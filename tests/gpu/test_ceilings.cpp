@@ -84,7 +84,7 @@ TEST(Ceilings, TmaDeliversNoFasterThanSharedMemoryTakes) {
     EXPECT_GT(v["gbps"].get<double>(), 0) << v.dump();
     EXPECT_LE(v["per_sm_gbps"].get<double>(), 128 * max_ghz * 1.01) << v.dump();
     EXPECT_LE(v["in_flight"].get<int>() * v["box_bytes"].get<int>(), 200 << 10) << v.dump();
-    fastest = std::max(fastest, v["gbps"].get<double>());
+    if (v["path"] == "tma") fastest = std::max(fastest, v["gbps"].get<double>());
   }
   EXPECT_DOUBLE_EQ(tma->value, fastest);
 }
