@@ -136,13 +136,42 @@ __global__ void __launch_bounds__(256, 1) tensor_words(int k_blocks, unsigned ke
 #endif
 }
 
+// The walk the two box kernels share: the next box (along K first, as a tile's main loop reads,
+// wrapping around; with `spread` each CTA starts at its own box, else all at the first, as CTAs
+// along a tile row read the same A boxes), `in_flight` of them outstanding, each slot refilled
+// once its barrier completes. load(slot, kb, rb) starts box (kb, rb)'s copy into the slot, to
+// arrive on full[slot]; before_refill() runs after a box has landed and before its slot is
+// reused. The next box is advanced without divisions, which would lengthen the issuing loop this
+// measures. Returns a fold of one word per box, so no copy can be dropped.
+template <class Load, class BeforeRefill>
+__device__ unsigned walk_ring(unsigned long long* full, const unsigned char* ring, unsigned box_bytes, int k_boxes,
+                              int row_boxes, int in_flight, int boxes, bool spread, Load&& load,
+                              BeforeRefill&& before_refill) {
+  using namespace gemmforge::ptx;
+  const int first = spread ? int((long long)(blockIdx.x) * boxes % (k_boxes * row_boxes)) : 0;
+  int kb = first % k_boxes, rb = first / k_boxes, slot = 0;
+  auto issue = [&] {
+    load(slot, kb, rb);
+    if (++kb == k_boxes) kb = 0, rb = rb + 1 == row_boxes ? 0 : rb + 1;
+    slot = slot + 1 == in_flight ? 0 : slot + 1;
+  };
+  for (int i = 0; i < in_flight && i < boxes; ++i) issue();
+  unsigned folded = 0;
+  u32 phase = 0;
+  for (int i = 0, f = 0; i < boxes; ++i) {
+    mbarrier_wait(&full[f], phase);
+    folded ^= *reinterpret_cast<const volatile u32*>(ring + size_t(f) * box_bytes + (threadIdx.x + i) % 32 * 4);
+    before_refill();
+    if (i + in_flight < boxes) issue();  // into slot f, which just completed
+    if (++f == in_flight) f = 0, phase ^= 1u;
+  }
+  return folded;
+}
+
 // One thread per CTA keeps `in_flight` TMA loads of box_rows × 64 fp16 boxes (128-byte swizzle,
 // as the Hopper kernels load their tiles) outstanding into a ring of shared memory, `boxes` in
-// all: each box, once its barrier completes, is refilled with the next. Nothing consumes the
-// data but one word per box, so this is the rate at which TMA delivers tiles to one SM, which a
-// GEMM's main loop cannot exceed. With `spread`, CTA c walks boxes c·boxes, c·boxes + 1, ... of
-// the tensor (along K first, as a tile's main loop does), wrapping around; without, every CTA
-// walks the same boxes from the first (as CTAs sharing a tile row read the same A boxes).
+// all. Nothing consumes the data but one word per box, so this is the rate at which TMA delivers
+// tiles to one SM, which a GEMM's main loop cannot exceed.
 __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmforge::ptx::TensorMap map, int box_rows,
                                                   int k_boxes, int row_boxes, int in_flight, int boxes, int spread,
                                                   unsigned key, unsigned* sink) {
@@ -154,25 +183,13 @@ __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmf
   const u32 box_bytes = u32(box_rows) * 128;
   for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], 1);
   fence_barrier_init();
-  // The next box to load, advanced without divisions: they would lengthen the one thread's issue
-  // loop, which is what this measures.
-  const int first = spread ? int((long long)(blockIdx.x) * boxes % (k_boxes * row_boxes)) : 0;
-  int kb = first % k_boxes, rb = first / k_boxes, slot = 0;
-  auto issue = [&] {
-    mbarrier_arrive_expect_tx(&full[slot], box_bytes);
-    tma_load_2d(ring + size_t(slot) * box_bytes, &map, &full[slot], kb * 64, rb * box_rows);
-    if (++kb == k_boxes) kb = 0, rb = rb + 1 == row_boxes ? 0 : rb + 1;
-    slot = slot + 1 == in_flight ? 0 : slot + 1;
-  };
-  for (int i = 0; i < in_flight && i < boxes; ++i) issue();
-  unsigned folded = 0;
-  u32 phase = 0;
-  for (int i = 0, f = 0; i < boxes; ++i) {
-    mbarrier_wait(&full[f], phase);
-    folded ^= *reinterpret_cast<volatile u32*>(ring + size_t(f) * box_bytes + (i % 32) * 4);
-    if (i + in_flight < boxes) issue();  // into slot f, which just completed
-    if (++f == in_flight) f = 0, phase ^= 1u;
-  }
+  const unsigned folded = walk_ring(
+      full, ring, box_bytes, k_boxes, row_boxes, in_flight, boxes, spread != 0,
+      [&](int slot, int kb, int rb) {
+        mbarrier_arrive_expect_tx(&full[slot], box_bytes);
+        tma_load_2d(ring + size_t(slot) * box_bytes, &map, &full[slot], kb * 64, rb * box_rows);
+      },
+      [] {});
   if (folded == key) *sink = folded;
 #else
   (void)map, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes, (void)spread, (void)key,
@@ -183,8 +200,7 @@ __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmf
 // The same walk with plain loads: a warpgroup (128 threads) copies each box into the ring with
 // 16-byte cp.async (through L2 only, as the sm80 kernels load), one row's 128 bytes per 8 threads,
 // and every thread's copies arrive on the box's barrier when they land (cp.async.mbarrier.arrive:
-// 128 arrivals complete it). All threads wait for a box before refilling it. What a producer of
-// plain loads would receive, beside TMA's rate.
+// 128 arrivals complete it). What a producer of plain loads would receive, beside TMA's rate.
 __global__ void __launch_bounds__(128, 1) cp_async_boxes(const unsigned char* __restrict__ tensor, int row_bytes,
                                                         int box_rows, int k_boxes, int row_boxes, int in_flight,
                                                         int boxes, int spread, unsigned key, unsigned* sink) {
@@ -196,33 +212,20 @@ __global__ void __launch_bounds__(128, 1) cp_async_boxes(const unsigned char* __
   if (threadIdx.x == 0)
     for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], 128);
   __syncthreads();
-  const int first = spread ? int((long long)(blockIdx.x) * boxes % (k_boxes * row_boxes)) : 0;
-  int kb = first % k_boxes, rb = first / k_boxes, slot = 0;
   const int t = int(threadIdx.x);
-  auto issue = [&] {
-    unsigned char* dst = ring + size_t(slot) * box_bytes;
-    const unsigned char* src = tensor + size_t(rb) * box_rows * row_bytes + size_t(kb) * 128;
-    for (int c = t; c < box_rows * 8; c += 128) {  // chunk c: row c / 8, 16 bytes c % 8
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst + c * 16)),
-                   "l"(static_cast<u64>(__cvta_generic_to_global(src + size_t(c / 8) * row_bytes + (c % 8) * 16)))
-                   : "memory");
-    }
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(&full[slot])) : "memory");
-    if (++kb == k_boxes) kb = 0, rb = rb + 1 == row_boxes ? 0 : rb + 1;
-    slot = slot + 1 == in_flight ? 0 : slot + 1;
-  };
-  for (int i = 0; i < in_flight && i < boxes; ++i) issue();
-  unsigned folded = 0;
-  u32 phase = 0;
-  for (int i = 0, f = 0; i < boxes; ++i) {
-    mbarrier_wait(&full[f], phase);
-    folded ^= *reinterpret_cast<volatile u32*>(ring + size_t(f) * box_bytes + (t % 32) * 4);
-    __syncwarp();
-    // Every thread has seen box i land before any refills its slot (the others' reads above).
-    asm volatile("bar.sync 1, 128;" ::: "memory");
-    if (i + in_flight < boxes) issue();
-    if (++f == in_flight) f = 0, phase ^= 1u;
-  }
+  const unsigned folded = walk_ring(
+      full, ring, box_bytes, k_boxes, row_boxes, in_flight, boxes, spread != 0,
+      [&](int slot, int kb, int rb) {
+        unsigned char* dst = ring + size_t(slot) * box_bytes;
+        const unsigned char* src = tensor + size_t(rb) * box_rows * row_bytes + size_t(kb) * 128;
+        for (int c = t; c < box_rows * 8; c += 128)  // chunk c: row c / 8, its 16 bytes c % 8
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst + c * 16)),
+                       "l"(static_cast<u64>(__cvta_generic_to_global(src + size_t(c / 8) * row_bytes + (c % 8) * 16)))
+                       : "memory");
+        asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(&full[slot])) : "memory");
+      },
+      // Every thread has seen the box land before any refills its slot.
+      [] { asm volatile("bar.sync 1, 128;" ::: "memory"); });
   if (folded == key) *sink = folded;
 #else
   (void)tensor, (void)row_bytes, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes,

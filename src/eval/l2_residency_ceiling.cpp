@@ -4,12 +4,11 @@
 // fifteenth session), so the floor's L2 term must not assume the whole L2.
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 #include "eval/buffers.hpp"
 #include "eval/ceiling_kernels.hpp"
 #include "eval/ceilings.hpp"
-#include "eval/event_pair.hpp"
+#include "eval/shuffled_rounds.hpp"
 
 namespace gemmforge {
 namespace {
@@ -38,22 +37,8 @@ CeilingMeasurement measure_l2_residency(DeviceContext& ctx, const CeilingOptions
   for (size_t f : footprints) pass(f);  // untimed: first touch, clocks up
   GF_CUDA(cudaDeviceSynchronize());
 
-  // Footprints in shuffled order each round, so drift hits all alike.
-  std::vector<std::vector<double>> us(footprints.size());
-  std::vector<size_t> order(footprints.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::mt19937_64 rng(o.seed);
-  EventPair ev;
-  for (int r = 0; r < o.rounds; ++r) {
-    std::shuffle(order.begin(), order.end(), rng);
-    for (size_t i : order) {
-      GF_CUDA(cudaEventRecord(ev.begin, s));
-      pass(footprints[i]);
-      GF_CUDA(cudaEventRecord(ev.end, s));
-      GF_CUDA(cudaEventSynchronize(ev.end));
-      us[i].push_back(ev.elapsed_us());
-    }
-  }
+  const auto us = time_in_shuffled_rounds(all_kinds(footprints.size()), footprints.size(), o.rounds, o.seed, s,
+                                          [&](size_t i) { pass(footprints[i]); });
   const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
 
   std::vector<double> gbps(footprints.size());

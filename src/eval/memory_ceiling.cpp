@@ -2,13 +2,11 @@
 // larger than L2 so that every pass streams from and to device memory; and read and write
 // bandwidth of L2, from a slice of a quarter of L2 read or written many times in one launch.
 #include <algorithm>
-#include <array>
-#include <random>
 
 #include "eval/buffers.hpp"
 #include "eval/ceiling_kernels.hpp"
 #include "eval/ceilings.hpp"
-#include "eval/event_pair.hpp"
+#include "eval/shuffled_rounds.hpp"
 
 namespace gemmforge {
 namespace {
@@ -89,20 +87,8 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
   for (int k : order) pass(k);  // untimed: first touch, clocks up
   GF_CUDA(cudaDeviceSynchronize());
 
-  // The kinds interleaved in shuffled order each round, so drift hits all alike.
-  std::array<std::vector<double>, kPassCount> us;
-  std::mt19937_64 rng(o.seed);
-  EventPair ev;
-  for (int r = 0; r < o.rounds; ++r) {
-    std::shuffle(order.begin(), order.end(), rng);
-    for (int k : order) {
-      GF_CUDA(cudaEventRecord(ev.begin, s));
-      pass(k);
-      GF_CUDA(cudaEventRecord(ev.end, s));
-      GF_CUDA(cudaDeviceSynchronize());
-      us[size_t(k)].push_back(ev.elapsed_us());
-    }
-  }
+  const auto us = time_in_shuffled_rounds(std::vector<size_t>(order.begin(), order.end()), kPassCount, o.rounds, o.seed,
+                                          s, [&](size_t k) { pass(int(k)); });
   const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
 
   const std::string stream_grid =

@@ -4,14 +4,13 @@
 // 128×64) receiving ~48-60 bytes per clock per SM whatever the ring's depth and with or without
 // multicast (bench/NOTES.md); this says whether that is what TMA itself gives an SM.
 #include <algorithm>
-#include <random>
 
 #include <cuda.h>
 
 #include "eval/buffers.hpp"
 #include "eval/ceiling_kernels.hpp"
 #include "eval/ceilings.hpp"
-#include "eval/event_pair.hpp"
+#include "eval/shuffled_rounds.hpp"
 
 namespace gemmforge {
 namespace {
@@ -94,21 +93,8 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
   for (const auto& v : variants) pass(v);  // untimed: fills L2, clocks up
   GF_CUDA(cudaDeviceSynchronize());
 
-  std::vector<std::vector<double>> us(variants.size());
-  std::vector<size_t> order(variants.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::mt19937_64 rng(o.seed);
-  EventPair ev;
-  for (int r = 0; r < o.rounds; ++r) {
-    std::shuffle(order.begin(), order.end(), rng);
-    for (size_t i : order) {
-      GF_CUDA(cudaEventRecord(ev.begin, s));
-      pass(variants[i]);
-      GF_CUDA(cudaEventRecord(ev.end, s));
-      GF_CUDA(cudaEventSynchronize(ev.end));
-      us[i].push_back(ev.elapsed_us());
-    }
-  }
+  const auto us = time_in_shuffled_rounds(all_kinds(variants.size()), variants.size(), o.rounds, o.seed, s,
+                                          [&](size_t i) { pass(variants[i]); });
   const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
 
   CeilingMeasurement m;
