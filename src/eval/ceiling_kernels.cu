@@ -197,11 +197,15 @@ __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmf
 #endif
 }
 
-// The same walk with plain loads: a warpgroup (128 threads) copies each box into the ring with
-// 16-byte cp.async (through L2 only, as the sm80 kernels load), one row's 128 bytes per 8 threads,
-// and every thread's copies arrive on the box's barrier when they land (cp.async.mbarrier.arrive:
-// 128 arrivals complete it). What a producer of plain loads would receive, beside TMA's rate.
-__global__ void __launch_bounds__(128, 1) cp_async_boxes(const unsigned char* __restrict__ tensor, int row_bytes,
+// The same walk with plain loads: the CTA's threads (one to three warpgroups) copy each box into
+// the ring with 16-byte cp.async (through L2 only, as the sm80 kernels load), one row's 128 bytes
+// per 8 threads, and every thread's copies arrive on the box's barrier when they land
+// (cp.async.mbarrier.arrive: one arrival per thread completes it). What a producer of plain loads
+// would receive, beside TMA's rate; the warps it takes, from how the rate moves with them. The
+// thread count is a template constant: as a run-time value (with launch bounds of 384) one
+// warpgroup ran 28% slower (session 19), which would confound the comparison.
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads, 1) cp_async_boxes(const unsigned char* __restrict__ tensor, int row_bytes,
                                                         int box_rows, int k_boxes, int row_boxes, int in_flight,
                                                         int boxes, int spread, unsigned key, unsigned* sink) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -210,7 +214,7 @@ __global__ void __launch_bounds__(128, 1) cp_async_boxes(const unsigned char* __
   __shared__ u64 full[kTmaMaxInFlight];
   const u32 box_bytes = u32(box_rows) * 128;
   if (threadIdx.x == 0)
-    for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], 128);
+    for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], u32(kThreads));
   __syncthreads();
   const int t = int(threadIdx.x);
   const unsigned folded = walk_ring(
@@ -218,14 +222,14 @@ __global__ void __launch_bounds__(128, 1) cp_async_boxes(const unsigned char* __
       [&](int slot, int kb, int rb) {
         unsigned char* dst = ring + size_t(slot) * box_bytes;
         const unsigned char* src = tensor + size_t(rb) * box_rows * row_bytes + size_t(kb) * 128;
-        for (int c = t; c < box_rows * 8; c += 128)  // chunk c: row c / 8, its 16 bytes c % 8
+        for (int c = t; c < box_rows * 8; c += kThreads)  // chunk c: row c / 8, its 16 bytes c % 8
           asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst + c * 16)),
                        "l"(static_cast<u64>(__cvta_generic_to_global(src + size_t(c / 8) * row_bytes + (c % 8) * 16)))
                        : "memory");
         asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(&full[slot])) : "memory");
       },
       // Every thread has seen the box land before any refills its slot.
-      [] { asm volatile("bar.sync 1, 128;" ::: "memory"); });
+      [] { asm volatile("bar.sync 1, %0;" ::"n"(kThreads) : "memory"); });
   if (folded == key) *sink = folded;
 #else
   (void)tensor, (void)row_bytes, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes,
@@ -235,15 +239,23 @@ __global__ void __launch_bounds__(128, 1) cp_async_boxes(const unsigned char* __
 
 }  // namespace
 
-void cp_async_stream(const void* tensor, int row_bytes, int ctas, int box_rows, int k_boxes, int row_boxes,
-                     int in_flight, int boxes, bool spread, unsigned key, unsigned* sink, cudaStream_t s) {
+void cp_async_stream(const void* tensor, int row_bytes, int ctas, int threads, int box_rows, int k_boxes,
+                     int row_boxes, int in_flight, int boxes, bool spread, unsigned key, unsigned* sink,
+                     cudaStream_t s) {
   if (in_flight < 1 || in_flight > kTmaMaxInFlight)
     throw Error("cp_async_stream: in_flight must be 1.." + std::to_string(kTmaMaxInFlight));
+  if (threads != 128 && threads != 256 && threads != 384)
+    throw Error("cp_async_stream: threads must be 128, 256 or 384, not " + std::to_string(threads));
   const int smem = in_flight * box_rows * 128;
-  GF_CUDA(cudaFuncSetAttribute(cp_async_boxes, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  cp_async_boxes<<<unsigned(ctas), 128, size_t(smem), s>>>(static_cast<const unsigned char*>(tensor), row_bytes,
-                                                           box_rows, k_boxes, row_boxes, in_flight, boxes,
-                                                           spread ? 1 : 0, key, sink);
+  auto launch = [&](auto kernel) {
+    GF_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    kernel<<<unsigned(ctas), unsigned(threads), size_t(smem), s>>>(static_cast<const unsigned char*>(tensor),
+                                                                   row_bytes, box_rows, k_boxes, row_boxes, in_flight,
+                                                                   boxes, spread ? 1 : 0, key, sink);
+  };
+  if (threads == 128) launch(cp_async_boxes<128>);
+  else if (threads == 256) launch(cp_async_boxes<256>);
+  else launch(cp_async_boxes<384>);
   GF_CHECK_LAUNCH();
 }
 

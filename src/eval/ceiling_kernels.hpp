@@ -47,10 +47,12 @@ inline constexpr double kTensorLoopFlopsPerCtaKBlock = 2.0 * 128 * 256 * 64;
 void tma_stream(const void* tensor_map, int ctas, int box_rows, int k_boxes, int row_boxes, int in_flight, int boxes,
                 bool spread, unsigned key, unsigned* sink, cudaStream_t);
 inline constexpr int kTmaMaxInFlight = 16;
-// The same walk with plain loads: 128 threads per CTA copying each box with 16-byte cp.async from
-// `tensor` (rows of `row_bytes`, box_rows × 128 bytes a box); no swizzle (it moves no byte more).
-void cp_async_stream(const void* tensor, int row_bytes, int ctas, int box_rows, int k_boxes, int row_boxes,
-                     int in_flight, int boxes, bool spread, unsigned key, unsigned* sink, cudaStream_t);
+// The same walk with plain loads: `threads` (128, 256 or 384) per CTA copying each box with 16-byte
+// cp.async from `tensor` (rows of `row_bytes`, box_rows × 128 bytes a box); no swizzle (it moves no
+// byte more).
+void cp_async_stream(const void* tensor, int row_bytes, int ctas, int threads, int box_rows, int k_boxes,
+                     int row_boxes, int in_flight, int boxes, bool spread, unsigned key, unsigned* sink,
+                     cudaStream_t);
 
 inline constexpr int kStreamThreads = 256;
 // 8 blocks of 256 threads per SM: the full 2048 threads an SM holds, each with four 16-byte

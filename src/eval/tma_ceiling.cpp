@@ -36,7 +36,8 @@ struct Variant {
   int box_rows, in_flight;
   bool swizzle = true;  // 128-byte swizzle, as the kernels' tiles; else none
   bool spread = true;   // each CTA its own boxes; else all the same ones
-  bool plain = false;   // cp.async by 128 threads instead of TMA (beside it; not the value)
+  bool plain = false;   // cp.async by `threads` threads instead of TMA (beside it; not the value)
+  int threads = 128;    // cp.async only
   CUtensorMap map{};
   int boxes = 0;        // per CTA and launch
 };
@@ -81,9 +82,11 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
   // The same walks with plain loads, for what a cp.async producer would receive instead.
   for (int in_flight : {4, 8, 12}) add({128, in_flight, /*swizzle=*/false, /*spread=*/true, /*plain=*/true});
   add({128, 8, /*swizzle=*/false, /*spread=*/false, /*plain=*/true});
+  // One warpgroup of cp.async received less than TMA (session 18): whether more warps get more.
+  for (int threads : {256, 384}) add({128, 8, /*swizzle=*/false, /*spread=*/true, /*plain=*/true, threads});
   auto pass = [&](const Variant& v) {
     if (v.plain) {
-      ceiling_ops::cp_async_stream(tensor.get(), kCols * 2, ctas, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight,
+      ceiling_ops::cp_async_stream(tensor.get(), kCols * 2, ctas, v.threads, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight,
                                    v.boxes, v.spread, kNeverKey, static_cast<unsigned*>(sink.get()), s);
       return;
     }
@@ -112,6 +115,7 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
                           {"spread", v.spread},
                           {"gbps", gbps[i]}, {"per_sm_gbps", gbps[i] / ctas}};
     if (clocks.sm_clock_mhz) row["per_sm_bytes_per_clock"] = gbps[i] / ctas / (*clocks.sm_clock_mhz * 1e-3);
+    if (v.plain) row["threads"] = v.threads;
     per_variant.push_back(row);
   }
   m.value = gbps[best];
@@ -121,7 +125,7 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
              "from a tensor of a quarter of L2 (L2 hits after the first pass), nothing consuming them; 1 GiB per "
              "launch, event-timed, the variants in shuffled rounds; the value is the fastest TMA variant's median "
              "over all SMs; beside them (path cp.async, not in the value) the same walks copied by 128 threads with "
-             "16-byte cp.async";
+             "16-byte cp.async, and by 256 and 384 at 8 boxes in flight";
   m.detail["variants"] = per_variant;
   m.detail["best_box_rows"] = variants[best].box_rows;
   m.detail["best_in_flight"] = variants[best].in_flight;
