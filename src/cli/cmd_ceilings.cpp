@@ -75,6 +75,7 @@ int run(CeilingsArgs a, int argc, char** argv) {
   for (auto& m : measure_memory_bandwidth(ctx, a.measure)) ms.push_back(std::move(m));
   ms.push_back(measure_l2_residency(ctx, a.measure));
   if (auto tma = measure_tma_read(ctx, a.measure)) ms.push_back(std::move(*tma));
+  if (auto tma = measure_tma_write(ctx, a.measure)) ms.push_back(std::move(*tma));
   ms.push_back(measure_fp16_tensor(ctx, a.measure));
   if (auto alone = measure_fp16_tensor_alone(ctx, a.measure)) ms.push_back(std::move(*alone));
   ms.push_back(fp16_tensor_peak(ctx));
@@ -111,6 +112,9 @@ void add_ceilings(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  l2_write                                   the store kernel over a quarter of L2, many passes (GB/s)\n"
       "  tma_read                                   sm_90: one thread per SM keeping TMA loads of tile-shaped boxes\n"
       "                                             in flight from L2, best of box sizes and depths (GB/s, all SMs)\n"
+      "  tma_write                                  sm_90: one thread per SM storing the epilogue's 64x64 boxes with\n"
+      "                                             TMA, 1-16 groups in flight, to a 1 GiB tensor (best depth;\n"
+      "                                             GB/s, all SMs) and to a quarter of L2 (beside it)\n"
       "  dsmem_read                                 sm_90: CTAs in pairs reading each other's shared memory\n"
       "                                             (distributed shared memory; GB/s over all SMs)\n"
       "  fp16_tensor                                cuBLASLt-autotune on 8192^3, f32 accumulation, after\n"

@@ -40,6 +40,9 @@ inline constexpr CeilingField kDsmemRead{"dsmem_read", "GB/s"};
 // TMA loads of tile-shaped boxes from L2 into shared memory, all SMs: the most a TMA-fed main
 // loop can receive. Recorded for kernel design, not used by the floor.
 inline constexpr CeilingField kTmaRead{"tma_read", "GB/s"};
+// TMA stores of the epilogue's boxes from shared memory to a tensor far larger than L2, all SMs:
+// what a small-K call's C leaves the SMs at. Recorded for kernel design, not used by the floor.
+inline constexpr CeilingField kTmaWrite{"tma_write", "GB/s"};
 // Sustained under the power cap (cuBLASLt on 8192³): recorded, not used by the floor.
 inline constexpr CeilingField kFp16Tensor{"fp16_tensor", "TFLOP/s"};
 inline constexpr CeilingField kFp16TensorPeak{"fp16_tensor_peak", "TFLOP/s"};

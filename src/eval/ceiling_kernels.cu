@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "eval/cuda_check.hpp"
 #include "ptx/mbarrier.cuh"
@@ -237,6 +238,45 @@ __global__ void __launch_bounds__(kThreads, 1) cp_async_boxes(const unsigned cha
 #endif
 }
 
+// TMA stores alone, as the Hopper kernels' epilogues issue them: one thread per CTA storing
+// groups of `boxes_per_group` boxes of 64 rows × 64 fp16 (128-byte swizzle; four side by side are
+// a 64×256 tile) from shared memory to the tensor `map` (row_boxes × 64 rows, tiles_per_row ×
+// boxes_per_group × 64 columns), one bulk group per tile, kGroups groups outstanding: after each
+// commit it waits until at most kGroups − 1 are still reading shared memory (kWaitWrites: still
+// writing global memory). Tile t of the walk is CTA + t · CTAs (a persistent GEMM's order),
+// wrapping over the tensor. The ring is filled once and never rewritten, so nothing but the
+// stores' own pace limits this: what the store path takes from one SM at each depth.
+template <int kGroups, bool kWaitWrites>
+__global__ void __launch_bounds__(32, 1) tma_store_boxes(const __grid_constant__ gemmforge::ptx::TensorMap map,
+                                                        int boxes_per_group, int tiles_per_row, int tiles, int groups,
+                                                        unsigned word) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using namespace gemmforge::ptx;
+  extern __shared__ __align__(1024) unsigned char ring[];
+  const int ring_words = kGroups * boxes_per_group * kTmaStoreBoxBytes / 4;
+  for (int i = int(threadIdx.x); i < ring_words; i += 32) reinterpret_cast<u32*>(ring)[i] = word ^ u32(i);
+  fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+  __syncwarp();
+  if (threadIdx.x != 0) return;
+  int tile = int(blockIdx.x) % tiles;
+  for (int g = 0, slot = 0; g < groups; ++g) {
+    const int row = tile / tiles_per_row, col = tile % tiles_per_row;
+    const unsigned char* src = ring + size_t(slot) * boxes_per_group * kTmaStoreBoxBytes;
+    for (int b = 0; b < boxes_per_group; ++b)
+      tma_store_2d(&map, src + b * kTmaStoreBoxBytes, (col * boxes_per_group + b) * 64, row * 64);
+    tma_store_commit();
+    if constexpr (kWaitWrites) tma_store_wait_all<kGroups - 1>();
+    else tma_store_wait_read<kGroups - 1>();
+    tile += int(gridDim.x);
+    if (tile >= tiles) tile -= tiles;  // the host keeps tiles >= CTAs
+    slot = slot + 1 == kGroups ? 0 : slot + 1;
+  }
+  tma_store_wait_all<0>();  // every write done before the kernel counts as finished
+#else
+  (void)map, (void)boxes_per_group, (void)tiles_per_row, (void)tiles, (void)groups, (void)word;
+#endif
+}
+
 }  // namespace
 
 void cp_async_stream(const void* tensor, int row_bytes, int ctas, int threads, int box_rows, int k_boxes,
@@ -256,6 +296,33 @@ void cp_async_stream(const void* tensor, int row_bytes, int ctas, int threads, i
   if (threads == 128) launch(cp_async_boxes<128>);
   else if (threads == 256) launch(cp_async_boxes<256>);
   else launch(cp_async_boxes<384>);
+  GF_CHECK_LAUNCH();
+}
+
+void tma_store_stream(const void* tensor_map, int ctas, int boxes_per_group, int groups_in_flight, bool wait_writes,
+                      int tiles_per_row, int tiles, int groups, unsigned word, cudaStream_t s) {
+  if (boxes_per_group < 1 || boxes_per_group > 4) throw Error("tma_store_stream: 1..4 boxes per group");
+  const int smem = groups_in_flight * boxes_per_group * kTmaStoreBoxBytes;
+  gemmforge::ptx::TensorMap map;
+  std::memcpy(&map, tensor_map, sizeof map);
+  auto launch = [&](auto kernel) {
+    GF_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    kernel<<<unsigned(ctas), 32, size_t(smem), s>>>(map, boxes_per_group, tiles_per_row, tiles, groups, word);
+  };
+  // The depth is an immediate of cp.async.bulk.wait_group: a kernel per depth.
+  auto at_depth = [&](auto wait_writes_constant) {
+    constexpr bool kW = decltype(wait_writes_constant)::value;
+    switch (groups_in_flight) {
+      case 1: launch(tma_store_boxes<1, kW>); break;
+      case 2: launch(tma_store_boxes<2, kW>); break;
+      case 4: launch(tma_store_boxes<4, kW>); break;
+      case 8: launch(tma_store_boxes<8, kW>); break;
+      case 16: launch(tma_store_boxes<16, kW>); break;
+      default: throw Error("tma_store_stream: groups in flight must be 1, 2, 4, 8 or 16, not " + std::to_string(groups_in_flight));
+    }
+  };
+  if (wait_writes) at_depth(std::true_type{});
+  else at_depth(std::false_type{});
   GF_CHECK_LAUNCH();
 }
 

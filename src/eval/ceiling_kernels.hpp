@@ -47,6 +47,16 @@ inline constexpr double kTensorLoopFlopsPerCtaKBlock = 2.0 * 128 * 256 * 64;
 void tma_stream(const void* tensor_map, int ctas, int box_rows, int k_boxes, int row_boxes, int in_flight, int boxes,
                 bool spread, unsigned key, unsigned* sink, cudaStream_t);
 inline constexpr int kTmaMaxInFlight = 16;
+// TMA stores alone: `ctas` CTAs (one per SM), each one thread storing groups of
+// `boxes_per_group` (1..4) boxes of 64 rows × 64 fp16 (kTmaStoreBoxBytes, 128-byte swizzle, the
+// Hopper epilogue's box) from shared memory through `tensor_map` (64-row tiles of
+// boxes_per_group × 64 columns, `tiles_per_row` across, `tiles` in all), one bulk group per tile,
+// `groups_in_flight` (1, 2, 4, 8 or 16) outstanding: waiting for their reads of shared memory or,
+// with `wait_writes`, for their writes. `groups` tiles per CTA, CTA c taking tiles c, c + ctas, ...
+// The rate at which an SM's stores leave it, by depth. Needs sm_90.
+inline constexpr int kTmaStoreBoxBytes = 64 * 128;
+void tma_store_stream(const void* tensor_map, int ctas, int boxes_per_group, int groups_in_flight, bool wait_writes,
+                      int tiles_per_row, int tiles, int groups, unsigned word, cudaStream_t);
 // The same walk with plain loads: `threads` (128, 256 or 384) per CTA copying each box with 16-byte
 // cp.async from `tensor` (rows of `row_bytes`, box_rows × 128 bytes a box); no swizzle (it moves no
 // byte more).

@@ -53,6 +53,10 @@ CeilingMeasurement measure_l2_residency(DeviceContext&, const CeilingOptions&);
 // tma_read (eval/tma_ceiling.cpp): the rate TMA delivers tile-shaped boxes from L2 to the SMs,
 // all SMs together (the best of several box sizes and depths); nullopt on GPUs without TMA.
 std::optional<CeilingMeasurement> measure_tma_read(DeviceContext&, const CeilingOptions&);
+// tma_write (eval/tma_ceiling.cpp): the rate at which TMA stores of the epilogue's boxes leave the
+// SMs for a tensor far larger than L2, by depth (and to one L2 holds, beside it); nullopt on GPUs
+// without TMA.
+std::optional<CeilingMeasurement> measure_tma_write(DeviceContext&, const CeilingOptions&);
 // fp16_tensor (eval/tensor_ceiling.cpp): sustained, measured.
 CeilingMeasurement measure_fp16_tensor(DeviceContext&, const CeilingOptions&);
 // fp16_tensor_alone (eval/tensor_ceiling.cpp): wgmma alone at the power cap; nullopt on GPUs

@@ -1,9 +1,13 @@
-// The rate at which TMA delivers tiles to one SM: one thread per SM keeping several box loads of
+// What TMA moves for one SM, each way. tma_read: one thread per SM keeping several box loads of
 // a tile's shape (box_rows × 64 fp16, 128-byte swizzle) in flight from a tensor that L2 holds,
 // nothing consuming them. Session 11 found the Hopper kernels' small tiles (64×64, 64×128,
 // 128×64) receiving ~48-60 bytes per clock per SM whatever the ring's depth and with or without
-// multicast (bench/NOTES.md); this says whether that is what TMA itself gives an SM.
+// multicast (bench/NOTES.md); this says whether that is what TMA itself gives an SM. tma_write:
+// one thread per SM storing epilogue-shaped boxes at several depths, to a tensor far larger than
+// L2 (as a small-K call's C) and to one L2 holds; small-K calls write C at 2.8-3.7 TB/s of the
+// 4.3 that plain stores reach (session 16), and this says what the store path gives at each depth.
 #include <algorithm>
+#include <string>
 
 #include <cuda.h>
 
@@ -32,6 +36,23 @@ EncodeTiled encode_tiled() {
   return reinterpret_cast<EncodeTiled>(p);
 }
 
+// A 2-D fp16 tensor map over `tensor` (cols × rows, row-major, boxes of box_cols × box_rows).
+CUtensorMap tile_map(void* tensor, int cols, int rows, int box_cols, int box_rows, bool swizzle, const char* what) {
+  static const EncodeTiled encode = encode_tiled();
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(cols) * 2};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  if (const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, tensor, dims, strides, box, element_strides,
+                                CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      r != CUDA_SUCCESS)
+    throw Error(std::string(what) + ": cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)));
+  return map;
+}
+
 struct Variant {
   int box_rows, in_flight;
   bool swizzle = true;  // 128-byte swizzle, as the kernels' tiles; else none
@@ -53,21 +74,11 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
   const cudaStream_t s = ctx.stream();
   GF_CUDA(cudaMemsetAsync(tensor.get(), 0x5A, bytes, s));
   const int ctas = ctx.info().sm_count;
-  const EncodeTiled encode = encode_tiled();
 
   std::vector<Variant> variants;
   auto add = [&](Variant v) {
     v.boxes = int(kBytesPerLaunch / size_t(ctas) / (size_t(v.box_rows) * 128));
-    const cuuint64_t dims[2] = {cuuint64_t(kCols), cuuint64_t(rows)};
-    const cuuint64_t strides[1] = {cuuint64_t(kCols) * 2};
-    const cuuint32_t box[2] = {64, cuuint32_t(v.box_rows)};
-    const cuuint32_t element_strides[2] = {1, 1};
-    if (const CUresult r = encode(&v.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, tensor.get(), dims, strides, box,
-                                  element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                  v.swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
-                                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-        r != CUDA_SUCCESS)
-      throw Error("TMA read: cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)));
+    v.map = tile_map(tensor.get(), kCols, rows, 64, v.box_rows, v.swizzle, "TMA read");
     variants.push_back(v);
   };
   for (int box_rows : kBoxRows)
@@ -132,6 +143,100 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
   m.detail["best_spread"] = variants[best].spread;
   m.detail["per_sm_gbps"] = gbps[best] / ctas;
   m.detail["tensor_bytes"] = bytes;
+  m.detail["ctas"] = ctas;
+  m.note_clocks(clocks);
+  return m;
+}
+
+namespace {
+
+constexpr int kStoreCols = 16384;  // C's columns, as in the small-K calls that write the most
+struct StoreVariant {
+  bool beyond_l2;          // to a 1 GiB tensor (as a small-K call's C), else to a quarter of L2
+  int boxes_per_group;     // 1, or 4 (a 64×256 tile, one bulk group, as a consumer's epilogue commits it)
+  int groups_in_flight;
+  bool wait_writes = false;  // wait for the writes, not only the reads of shared memory
+  CUtensorMap map{};
+  int tiles_per_row = 0, tiles = 0, groups = 0;
+};
+
+}  // namespace
+
+std::optional<CeilingMeasurement> measure_tma_write(DeviceContext& ctx, const CeilingOptions& o) {
+  if (ctx.info().cc_major != 9) return std::nullopt;  // the kernel is built for sm_90 only
+  const size_t big_bytes = kBytesPerLaunch;
+  const int big_rows = int(big_bytes / (size_t(kStoreCols) * 2));
+  // A quarter of L2 in whole 64-row tiles, so after the first pass every line is L2's.
+  const int small_rows = std::max(64, int(size_t(ctx.info().l2_bytes) / 4 / (size_t(kStoreCols) * 2) / 64 * 64));
+  DeviceBuffer big(big_bytes), small(size_t(small_rows) * kStoreCols * 2);
+  const cudaStream_t s = ctx.stream();
+  GF_CUDA(cudaMemsetAsync(big.get(), 0, big_bytes, s));
+  GF_CUDA(cudaMemsetAsync(small.get(), 0, small.bytes(), s));
+  const int ctas = ctx.info().sm_count;
+
+  std::vector<StoreVariant> variants;
+  auto add = [&](StoreVariant v) {
+    const int rows = v.beyond_l2 ? big_rows : small_rows;
+    v.map = tile_map(v.beyond_l2 ? big.get() : small.get(), kStoreCols, rows, 64, 64, /*swizzle=*/true, "TMA write");
+    v.tiles_per_row = kStoreCols / (64 * v.boxes_per_group);
+    v.tiles = rows / 64 * v.tiles_per_row;
+    v.groups = int(kBytesPerLaunch / size_t(ctas) / (size_t(v.boxes_per_group) * ceiling_ops::kTmaStoreBoxBytes));
+    if (v.tiles < ctas) throw Error("TMA write: the tensor has fewer tiles than SMs");
+    variants.push_back(v);
+  };
+  for (int depth : {1, 2, 4, 8, 16}) add({true, 1, depth});
+  for (int depth : {1, 2, 4}) add({true, 4, depth});
+  for (int depth : {1, 2, 4}) add({true, 4, depth, /*wait_writes=*/true});
+  for (int depth : {1, 4, 16}) add({false, 1, depth});
+  for (int depth : {1, 4}) add({false, 4, depth});
+  unsigned word = 0x3C003C00u;  // a different word per launch: no launch stores what the last one left
+  auto pass = [&](const StoreVariant& v) {
+    ceiling_ops::tma_store_stream(&v.map, ctas, v.boxes_per_group, v.groups_in_flight, v.wait_writes, v.tiles_per_row,
+                                  v.tiles, v.groups, ++word, s);
+  };
+  for (const auto& v : variants) pass(v);  // untimed: clocks up, L2 holds the small tensor
+  GF_CUDA(cudaDeviceSynchronize());
+
+  const auto us = time_in_shuffled_rounds(all_kinds(variants.size()), variants.size(), o.rounds, o.seed, s,
+                                          [&](size_t i) { pass(variants[i]); });
+  const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
+
+  CeilingMeasurement m;
+  m.field = kTmaWrite;
+  nlohmann::json per_variant = nlohmann::json::array();
+  size_t best = 0;
+  std::vector<double> gbps(variants.size());
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const auto& v = variants[i];
+    const int group_bytes = v.boxes_per_group * ceiling_ops::kTmaStoreBoxBytes;
+    const double moved = double(ctas) * v.groups * group_bytes;
+    gbps[i] = moved / summarize(us[i]).median / 1e3;
+    if (v.beyond_l2 && gbps[i] > gbps[best]) best = i;
+    nlohmann::json row = {{"destination", v.beyond_l2 ? "beyond_l2" : "l2"},
+                          {"boxes_per_group", v.boxes_per_group},
+                          {"group_bytes", group_bytes},
+                          {"in_flight", v.groups_in_flight},
+                          {"bytes_in_flight", v.groups_in_flight * group_bytes},
+                          {"wait", v.wait_writes ? "writes" : "reads"},
+                          {"gbps", gbps[i]},
+                          {"per_sm_gbps", gbps[i] / ctas}};
+    if (clocks.sm_clock_mhz) row["per_sm_bytes_per_clock"] = gbps[i] / ctas / (*clocks.sm_clock_mhz * 1e-3);
+    per_variant.push_back(row);
+  }
+  m.value = gbps[best];
+  m.time_us = summarize(us[best]);
+  m.method = "one thread per SM storing 64 x 64 fp16 boxes (128-byte swizzle, the Hopper epilogue's box) from "
+             "shared memory with TMA, one bulk group per box or per four side by side (a 64x256 tile), 1-16 groups "
+             "outstanding (waiting for their reads of shared memory, or for their writes), tile t of a CTA being "
+             "CTA + t x SMs; to a 1 GiB tensor of 16384 columns (a small-K call's C; the value: the fastest such "
+             "variant's median over all SMs) and to a quarter of L2; 1 GiB per launch, event-timed up to the last "
+             "write, the variants in shuffled rounds";
+  m.detail["variants"] = per_variant;
+  m.detail["best_in_flight"] = variants[best].groups_in_flight;
+  m.detail["best_boxes_per_group"] = variants[best].boxes_per_group;
+  m.detail["per_sm_gbps"] = gbps[best] / ctas;
+  m.detail["tensor_bytes"] = big_bytes;
+  m.detail["l2_tensor_bytes"] = small.bytes();
   m.detail["ctas"] = ctas;
   m.note_clocks(clocks);
   return m;

@@ -89,5 +89,34 @@ TEST(Ceilings, TmaDeliversNoFasterThanSharedMemoryTakes) {
   EXPECT_DOUBLE_EQ(tma->value, fastest);
 }
 
+TEST(Ceilings, TmaStoresLeaveNoFasterThanSharedMemoryGives) {
+  GF_REQUIRE_GPU(ctx);
+  const auto tma = measure_tma_write(*ctx, quick());
+  if (ctx->info().cc_major != 9) {
+    EXPECT_FALSE(tma.has_value()) << "the TMA kernel is built for sm_90 only";
+    GTEST_SKIP() << "no TMA kernel for compute capability " << ctx->info().cc_major;
+  }
+  ASSERT_TRUE(tma.has_value());
+  EXPECT_STREQ(tma->field.key, "tma_write");
+  // The stores read shared memory at most 128 bytes per clock per SM, at the highest clock.
+  const double max_ghz = fp16_tensor_peak(*ctx).detail["max_sm_clock_mhz"].get<double>() / 1e3;
+  double fastest_beyond_l2 = 0;
+  int beyond_l2 = 0, in_l2 = 0;
+  for (const auto& v : tma->detail["variants"]) {
+    EXPECT_GT(v["gbps"].get<double>(), 0) << v.dump();
+    EXPECT_LE(v["per_sm_gbps"].get<double>(), 128 * max_ghz * 1.01) << v.dump();
+    EXPECT_EQ(v["bytes_in_flight"].get<int>(), v["in_flight"].get<int>() * v["group_bytes"].get<int>()) << v.dump();
+    if (v["destination"] == "beyond_l2") {
+      ++beyond_l2;
+      fastest_beyond_l2 = std::max(fastest_beyond_l2, v["gbps"].get<double>());
+    } else {
+      ++in_l2;
+    }
+  }
+  EXPECT_GE(beyond_l2, 5);
+  EXPECT_GE(in_l2, 2);
+  EXPECT_DOUBLE_EQ(tma->value, fastest_beyond_l2);  // the value is the tensor beyond L2's, never L2's
+}
+
 }  // namespace
 }  // namespace gemmforge::testing
