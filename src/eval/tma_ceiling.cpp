@@ -8,6 +8,8 @@
 // 4.3 that plain stores reach (session 16), and this says what the store path gives at each depth.
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <cuda.h>
 
@@ -51,6 +53,25 @@ CUtensorMap tile_map(void* tensor, int cols, int rows, int box_cols, int box_row
       r != CUDA_SUCCESS)
     throw Error(std::string(what) + ": cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)));
   return map;
+}
+
+// Each variant once untimed (clocks up, L2 filled), then all in shuffled rounds; the medians'
+// rates in GB/s for the bytes each moves, and the stats.
+template <class V, class Pass, class Bytes>
+std::pair<std::vector<double>, std::vector<SampleStats>> rates_in_rounds(const std::vector<V>& variants,
+                                                                         const CeilingOptions& o, cudaStream_t s,
+                                                                         Pass&& pass, Bytes&& bytes_moved) {
+  for (const auto& v : variants) pass(v);
+  GF_CUDA(cudaDeviceSynchronize());
+  const auto us = time_in_shuffled_rounds(all_kinds(variants.size()), variants.size(), o.rounds, o.seed, s,
+                                          [&](size_t i) { pass(variants[i]); });
+  std::vector<double> gbps(variants.size());
+  std::vector<SampleStats> stats(variants.size());
+  for (size_t i = 0; i < variants.size(); ++i) {
+    stats[i] = summarize(us[i]);
+    gbps[i] = bytes_moved(variants[i]) / stats[i].median / 1e3;
+  }
+  return {gbps, stats};
 }
 
 struct Variant {
@@ -104,22 +125,17 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
     ceiling_ops::tma_stream(&v.map, ctas, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight, v.boxes, v.spread,
                             kNeverKey, static_cast<unsigned*>(sink.get()), s);
   };
-  for (const auto& v : variants) pass(v);  // untimed: fills L2, clocks up
-  GF_CUDA(cudaDeviceSynchronize());
-
-  const auto us = time_in_shuffled_rounds(all_kinds(variants.size()), variants.size(), o.rounds, o.seed, s,
-                                          [&](size_t i) { pass(variants[i]); });
+  const auto [gbps, stats] = rates_in_rounds(variants, o, s, pass, [&](const Variant& v) {
+    return double(ctas) * v.boxes * v.box_rows * 128;
+  });
   const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
 
   CeilingMeasurement m;
   m.field = kTmaRead;
   nlohmann::json per_variant = nlohmann::json::array();
   size_t best = 0;
-  std::vector<double> gbps(variants.size());
   for (size_t i = 0; i < variants.size(); ++i) {
     const auto& v = variants[i];
-    const double moved = double(ctas) * v.boxes * v.box_rows * 128;
-    gbps[i] = moved / summarize(us[i]).median / 1e3;
     if (!v.plain && gbps[i] > gbps[best]) best = i;
     nlohmann::json row = {{"box_rows", v.box_rows}, {"box_bytes", v.box_rows * 128}, {"in_flight", v.in_flight},
                           {"path", v.plain ? "cp.async" : "tma"}, {"swizzle", v.swizzle ? "128B" : "none"},
@@ -130,7 +146,7 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
     per_variant.push_back(row);
   }
   m.value = gbps[best];
-  m.time_us = summarize(us[best]);
+  m.time_us = stats[best];
   m.method = "one thread per SM keeping 2-12 TMA loads of box_rows x 64 fp16 boxes (128-byte swizzle, the Hopper "
              "kernels' tile loads; a few variants without swizzle, or with every SM reading the same boxes) in flight "
              "from a tensor of a quarter of L2 (L2 hits after the first pass), nothing consuming them; 1 GiB per "
@@ -194,23 +210,18 @@ std::optional<CeilingMeasurement> measure_tma_write(DeviceContext& ctx, const Ce
     ceiling_ops::tma_store_stream(&v.map, ctas, v.boxes_per_group, v.groups_in_flight, v.wait_writes, v.tiles_per_row,
                                   v.tiles, v.groups, ++word, s);
   };
-  for (const auto& v : variants) pass(v);  // untimed: clocks up, L2 holds the small tensor
-  GF_CUDA(cudaDeviceSynchronize());
-
-  const auto us = time_in_shuffled_rounds(all_kinds(variants.size()), variants.size(), o.rounds, o.seed, s,
-                                          [&](size_t i) { pass(variants[i]); });
+  const auto [gbps, stats] = rates_in_rounds(variants, o, s, pass, [&](const StoreVariant& v) {
+    return double(ctas) * v.groups * v.boxes_per_group * ceiling_ops::kTmaStoreBoxBytes;
+  });
   const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
 
   CeilingMeasurement m;
   m.field = kTmaWrite;
   nlohmann::json per_variant = nlohmann::json::array();
   size_t best = 0;
-  std::vector<double> gbps(variants.size());
   for (size_t i = 0; i < variants.size(); ++i) {
     const auto& v = variants[i];
     const int group_bytes = v.boxes_per_group * ceiling_ops::kTmaStoreBoxBytes;
-    const double moved = double(ctas) * v.groups * group_bytes;
-    gbps[i] = moved / summarize(us[i]).median / 1e3;
     if (v.beyond_l2 && gbps[i] > gbps[best]) best = i;
     nlohmann::json row = {{"destination", v.beyond_l2 ? "beyond_l2" : "l2"},
                           {"boxes_per_group", v.boxes_per_group},
@@ -224,7 +235,7 @@ std::optional<CeilingMeasurement> measure_tma_write(DeviceContext& ctx, const Ce
     per_variant.push_back(row);
   }
   m.value = gbps[best];
-  m.time_us = summarize(us[best]);
+  m.time_us = stats[best];
   m.method = "one thread per SM storing 64 x 64 fp16 boxes (128-byte swizzle, the Hopper epilogue's box) from "
              "shared memory with TMA, one bulk group per box or per four side by side (a 64x256 tile), 1-16 groups "
              "outstanding (waiting for their reads of shared memory, or for their writes), tile t of a CTA being "
