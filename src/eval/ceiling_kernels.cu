@@ -240,8 +240,8 @@ __global__ void __launch_bounds__(kThreads, 1) cp_async_boxes(const unsigned cha
 
 // TMA stores alone, as the Hopper kernels' epilogues issue them: one thread per CTA storing
 // groups of `boxes_per_group` boxes of 64 rows × 64 fp16 (128-byte swizzle; four side by side are
-// a 64×256 tile) from shared memory to the tensor `map` (row_boxes × 64 rows, tiles_per_row ×
-// boxes_per_group × 64 columns), one bulk group per tile, kGroups groups outstanding: after each
+// a 64×256 tile) from shared memory to the tensor `map` (`tiles` tiles of 64 rows × boxes_per_group
+// × 64 columns, tiles_per_row of them across), one bulk group per tile, kGroups outstanding: after each
 // commit it waits until at most kGroups − 1 are still reading shared memory (kWaitWrites: still
 // writing global memory). Tile t of the walk is CTA + t · CTAs (a persistent GEMM's order),
 // wrapping over the tensor. The ring is filled once and never rewritten, so nothing but the
