@@ -112,20 +112,10 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
           mbarrier_wait(smem.full(pos.stage), pos.phase);  // the main loop's first wait, done early
           trace::unit(walked, trace::kUnitFirstData, trace::clock());
         }
-      if constexpr (T::kPingPong) {
-        // The other consumer's turn comes once this unit's last wgmmas are issued: every stage of
-        // the unit has been waited on by then, as the turn order needs, and its first wgmmas
-        // queue behind this unit's drain instead of after it.
-        mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, [&] {
-          if (sched.more(cursor)) {
-            named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
-            if (stamps) trace::unit(walked, trace::kUnitHandedOver, trace::clock());
-          }
-        });
-      } else {
-        mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held);
-      }
+      mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held);
       if (stamps) trace::unit(walked, trace::kUnitMainDone, trace::clock());
+      if constexpr (T::kPingPong)
+        if (sched.more(cursor)) named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
       const int row0 = w.tile_m * T::kBlockM + wg_row_offset, col0 = w.tile_n * T::kBlockN;
       if (w.parts > 1) {  // split-K or stream-K: the tile's units reduce it (split_k.cuh)
         using Split = SplitK<T>;

@@ -31,11 +31,7 @@ __device__ inline void issue_stage_mmas(const SharedStorage<T>& smem, int s, int
 // tile's last stage. a_row0: the first row of this warpgroup's slice of the A tile.
 // while_busy() runs once the tile's first two stages' wgmmas are issued (its only one's, for a
 // one-stage tile), before they are waited for: work that needs no accumulator (the previous
-// tile's deferred epilogue) overlaps with them. Ping-pong tiles defer nothing; for them it runs
-// once the last stage's wgmmas are issued, where a consumer hands the tensor cores to the other
-// one (on a one-k-block tile the wgmmas' drain is the whole main loop). A separate hook would be
-// cleaner, but an extra closure parameter changed every other config's code (register names),
-// and with it the cubins `db carry` keeps measurements for.
+// tile's deferred epilogue) overlaps with them.
 // Always inlined: out of line, the while_busy closure (references to the walk's locals) went to
 // local memory, and with it the held pairs.
 template <class T, class WhileBusy>
@@ -55,11 +51,7 @@ __device__ __forceinline__ void mma_tile(const SharedStorage<T>& smem, RingPosit
     wgmma_fence();
     issue_stage_mmas<T>(smem, pos.stage, a_row0, acc);
     wgmma_commit();
-    if constexpr (T::kPingPong) {
-      if (kb == k_blocks - 1) while_busy();
-    } else {
-      if (kb == (k_blocks > 1 ? 1 : 0)) while_busy();
-    }
+    if (kb == (k_blocks > 1 ? 1 : 0)) while_busy();
     wgmma_wait<1>();  // the previous stage's group has retired: its stage can be refilled
     if (previous >= 0) release_stage<T>(smem, previous);
     previous = pos.stage;

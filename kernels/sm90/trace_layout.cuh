@@ -10,7 +10,7 @@ namespace gemmforge::sm90::trace {
 
 // Enumerators, not constexpr variables: NVRTC's -default-device would make each of those a
 // device global in every kernel's cubin, traced or not.
-enum Capacity : int { kCtas = 4096, kUnits = 24, kCtaSlots = 16, kUnitSlots = 6, kSlotsPerCta = kCtaSlots + kUnits * kUnitSlots };
+enum Capacity : int { kCtas = 4096, kUnits = 24, kCtaSlots = 16, kUnitSlots = 5, kSlotsPerCta = kCtaSlots + kUnits * kUnitSlots };
 
 enum CtaSlot : int {
   kEntryNs = 0,         // thread 0, first instruction (globaltimer)
@@ -24,8 +24,7 @@ enum CtaSlot : int {
   kExitClock,           // first consumer thread, after the cluster's last barrier
   kUnitsWalked,         // units of the CTA's walk (ping-pong: both consumers' units)
   kSmId,                // %smid
-  // The first consumer's first thread in its TMA-store epilogues, clocks summed over its units
-  // (kept in registers through the walk and written after it, so no stamp waits on a load):
+  // The first consumer's first thread in its TMA-store epilogues, clocks summed over its units:
   kEpiStoreWaitClocks,  // waiting for earlier stores to have read their staging buffers
   kEpiBarrierClocks,    // in the epilogue's named barriers
   kEpiStageClocks,      // staging (stmatrix) and the proxy fence after it
@@ -39,7 +38,6 @@ enum UnitSlot : int {
   kUnitMainDone,   // its last wgmma retired
   kUnitDone,       // stored, or its part of a reduction done
   kUnitShape,      // k-blocks | parts << 32
-  kUnitHandedOver, // ping-pong: the other consumer let start its next unit (this one's last wgmmas issued)
 };
 
 }  // namespace gemmforge::sm90::trace

@@ -38,10 +38,6 @@ const std::vector<Phase>& phases() {
       {"unit_finish_us", "last wgmma retired to stored / its reduction part done", true, unit(&TraceUnit::finish_us)},
       {"unit_gap_us", "last wgmma retired to the next unit's first stage in hand (same SM)", true,
        unit(&TraceUnit::gap_us), [](const void* p) { return static_cast<const TraceUnit*>(p)->has_gap; }},
-      {"unit_hand_over_us", "ping-pong: first stage full to the other consumer let go", true, unit(&TraceUnit::hand_over_us),
-       [](const void* p) { return static_cast<const TraceUnit*>(p)->has_hand_over; }},
-      {"unit_turn_us", "ping-pong: the unit before letting this consumer go to this unit's start", true,
-       unit(&TraceUnit::turn_us), [](const void* p) { return static_cast<const TraceUnit*>(p)->has_turn; }},
       {"epi_store_wait_us", "per epilogue call: waiting for earlier stores to read their buffers", false,
        cta(&TraceCta::epi_store_wait_us)},
       {"epi_barrier_us", "per epilogue call: in named barriers", false, cta(&TraceCta::epi_barrier_us)},
@@ -131,15 +127,6 @@ TraceSummary summarize_trace(const std::vector<uint64_t>& words, int grid_ctas) 
         x.has_gap = true;
         x.gap_us = us(unit_slot(c, u + 1, tr::kUnitFirstData), main);
       }
-      if (const uint64_t handed = unit_slot(c, u, tr::kUnitHandedOver); handed != 0) {
-        x.has_hand_over = true;
-        x.hand_over_us = us(handed, first);
-      }
-      if (u > 0)
-        if (const uint64_t let_go = unit_slot(c, u - 1, tr::kUnitHandedOver); let_go != 0) {
-          x.has_turn = true;
-          x.turn_us = us(start, let_go);
-        }
       if (u == 0 && slot(c, tr::kProducerFirstClock)) t.first_load_us = us(first, slot(c, tr::kProducerFirstClock));
       last_done = std::max(last_done, done);
       s.units.push_back(x);
@@ -192,7 +179,7 @@ std::string trace_phases_table(const TraceSummary& s) {
 }
 
 std::string trace_units_csv(const TraceSummary& s) {
-  std::string out = "cta,sm,walked,k_blocks,parts,wait_us,main_us,clocks_per_k_block,finish_us,gap_us,hand_over_us,turn_us\n";
+  std::string out = "cta,sm,walked,k_blocks,parts,wait_us,main_us,clocks_per_k_block,finish_us,gap_us\n";
   std::vector<int> sm_of(size_t(s.per_cta.empty() ? 0 : s.per_cta.back().cta + 1), -1);
   for (const auto& c : s.per_cta) sm_of[size_t(c.cta)] = c.sm;
   char line[256];
@@ -200,16 +187,11 @@ std::string trace_units_csv(const TraceSummary& s) {
     std::snprintf(line, sizeof line, "%d,%d,%d,%d,%d,%.4f,%.4f,%.1f,%.4f,", u.cta, sm_of[size_t(u.cta)], u.walked, u.k_blocks,
                   u.parts, u.wait_us, u.main_us, u.clocks_per_k_block, u.finish_us);
     out += line;
-    auto optional = [&](bool has, double v, const char* after) {
-      if (has) {
-        std::snprintf(line, sizeof line, "%.4f", v);
-        out += line;
-      }
-      out += after;
-    };
-    optional(u.has_gap, u.gap_us, ",");
-    optional(u.has_hand_over, u.hand_over_us, ",");
-    optional(u.has_turn, u.turn_us, "\n");
+    if (u.has_gap) {
+      std::snprintf(line, sizeof line, "%.4f", u.gap_us);
+      out += line;
+    }
+    out += "\n";
   }
   return out;
 }

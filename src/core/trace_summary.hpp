@@ -40,10 +40,6 @@ struct TraceUnit {
   double finish_us = 0;          // last wgmma retired to stored (or its reduction part done)
   bool has_gap = false;
   double gap_us = 0;  // from this unit's last wgmma to the next unit's first stage in hand, same SM
-  // Ping-pong: from its first stage full to the other consumer let go (its last wgmmas issued),
-  // and from the unit before it letting this consumer go to this unit's start (the turn's latency).
-  bool has_hand_over = false, has_turn = false;
-  double hand_over_us = 0, turn_us = 0;
 };
 
 struct TraceSummary {
