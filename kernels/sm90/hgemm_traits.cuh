@@ -72,10 +72,7 @@ struct HgemmTraits : Knobs {
   static constexpr int kStagesBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;
   static constexpr int kSplitFlagBytes = 16;  // a word per consumer (split_k.cuh), 16 for alignment
-  // Ping-pong adds its turn's two mbarriers after the flags (an expression, not a member of its
-  // own: each constexpr member is data in every cubin, and the other configs keep theirs).
-  static constexpr int kSmemBytesBesideEpilogue =
-      1024 /* alignment slack */ + kStagesBytes + kBarrierBytes + kSplitFlagBytes + (kPingPong ? 16 : 0);
+  static constexpr int kSmemBytesBesideEpilogue = 1024 /* alignment slack */ + kStagesBytes + kBarrierBytes + kSplitFlagBytes;
   static constexpr bool kEpiWholeTile =
       kEpiBlocks > 2 && kSmemBytesBesideEpilogue + kConsumers * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;
   static constexpr int kEpiBuffers = kEpiWholeTile ? kEpiBlocks : 2;
@@ -85,9 +82,9 @@ struct HgemmTraits : Knobs {
   static constexpr int kEpiBytes = kTmaStore ? kConsumers * kEpiBytesPerWg : 0;
   static constexpr int kSmemBytes = kSmemBytesBesideEpilogue + kEpiBytes;
 
-  // Named barrier ids: each consumer's epilogue (2), the ping-pong turn's (2: unused since it is
-  // an mbarrier per consumer, hgemm_ws.cuh; kept, as a member is data in every cubin), and the
-  // stage readers' last wgmma before a reduction inside a cluster reuses the ring (split_k.cuh).
+  // Named barrier ids: each consumer's epilogue (2), the ping-pong hand-over of the main loop
+  // from one consumer to the other (2), and the stage readers' last wgmma before a reduction
+  // inside a cluster reuses the ring (split_k.cuh).
   static constexpr unsigned kEpilogueBarrier = 1, kMainloopOrderBarrier = 3, kRingRetiredBarrier = 5;
 
   // Registers per thread after rebalancing (two consumers only): 128 × 40 + 256 × 232 ≤ 65536.

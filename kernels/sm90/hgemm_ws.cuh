@@ -74,7 +74,6 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     typename T::AccReg acc[T::kMmaM][T::Mma::kRegs];
     RingPosition pos;
     unsigned epilogue_blocks = 0;  // TMA-store staging buffer parity
-    u32 turns = 0;                 // ping-pong: turns waited for (the turn barrier's parity)
     int walked = 0;  // units of this CTA's walk so far
     // A deferred epilogue (epilogue.cuh, epilogue_deferred): the last tile's fp16 pairs and origin, stored while
     // the next unit's first wgmmas run, or after the walk.
@@ -103,11 +102,9 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       // Ping-pong main loops take turns: a consumer waits on a stage's full barrier only after the
       // other consumer has waited on every stage of the unit before, so a parity wait can never be
       // satisfied by an older phase of the same barrier. It also keeps one consumer's wgmmas
-      // running while the other stores its tile. The turn is an mbarrier, not a named barrier:
-      // in session 20's traces a named barrier let the consumer that had just issued its tile's
-      // TMA stores start ~0.9 us after the other arrived (bench/NOTES.md, session 21).
+      // running while the other stores its tile.
       if constexpr (T::kPingPong)
-        if (walked > 0) mbarrier_wait(smem.turn(consumer), (turns++) & 1u);
+        if (walked > 0) named_barrier_sync(T::kMainloopOrderBarrier + consumer, 256);
       if constexpr (trace::enabled())
         if (stamps) {
           trace::unit(walked, trace::kUnitShape, u64(w.kb_count) | u64(w.parts) << 32);
@@ -118,7 +115,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held);
       if (stamps) trace::unit(walked, trace::kUnitMainDone, trace::clock());
       if constexpr (T::kPingPong)
-        if (sched.more(cursor)) mbarrier_arrive(smem.turn(1 - consumer));
+        if (sched.more(cursor)) named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
       const int row0 = w.tile_m * T::kBlockM + wg_row_offset, col0 = w.tile_n * T::kBlockN;
       if (w.parts > 1) {  // split-K or stream-K: the tile's units reduce it (split_k.cuh)
         using Split = SplitK<T>;

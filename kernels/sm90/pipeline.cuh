@@ -48,10 +48,6 @@ struct SharedStorage {
   __device__ ptx::u32* staged_origin(int consumer) const {
     return reinterpret_cast<ptx::u32*>(empty(T::kStages)) + 2 * consumer;
   }
-  // Ping-pong: the barrier on which a consumer waits for its turn (hgemm_ws.cuh), after the flags.
-  __device__ ptx::u64* turn(int consumer) const {
-    return reinterpret_cast<ptx::u64*>(empty(T::kStages)) + T::kSplitFlagBytes / 8 + consumer;
-  }
 };
 
 // Thread 0 initialises the barriers; with clusters every CTA's barriers must be live before any
@@ -64,8 +60,6 @@ __device__ inline void init_ring(const SharedStorage<T>& smem) {
       mbarrier_init(smem.full(s), 1);  // the local producer's arrive_expect_tx
       mbarrier_init(smem.empty(s), T::kEmptyArrivals);
     }
-    if constexpr (T::kPingPong)
-      for (int c = 0; c < 2; ++c) mbarrier_init(smem.turn(c), 128);  // every thread of the other consumer
     fence_barrier_init();
   }
   if constexpr (T::kClusterSize > 1) cluster_sync();

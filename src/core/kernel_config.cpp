@@ -138,8 +138,7 @@ int KernelConfig::epilogue_block_cols() const { return block_n % 64 == 0 ? 64 : 
 int KernelConfig::stage_ring_bytes() const { return stages * (block_m + block_n) * block_k * 2; }
 
 int KernelConfig::shared_bytes_beside_epilogue() const {
-  // Full and empty per stage, split-K flags, and the ping-pong turn's two barriers.
-  const int barriers = 2 * stages * 8 + 16 + (mode == ConsumerMode::pingpong ? 16 : 0);
+  const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
   return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + barriers;
 }
 

@@ -164,6 +164,13 @@ class Tuner {
   // Decided, heavy, and not compared again in this run yet (--refinal-heavy).
   bool needs_refinal(const Shape&, Layout) const;
   void refinal_problem(const Shape&, Layout);
+  // --raster-groups: the finalists' launches with each group not measured yet on this problem.
+  std::vector<KernelCandidate> raster_variants(const std::map<std::string, Measurement>& known, bool heavy_problem) const;
+  void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
+                               const std::optional<double>& baseline_us);
+  // Decided, with a raster variant of its finalists unmeasured, and not reopened in this run yet.
+  bool needs_raster(const Shape&, Layout) const;
+  void raster_problem(const Shape&, Layout);
   // How many candidates a problem's final compares: two, heavy_finalists on a heavy one.
   size_t finalist_count(bool heavy_problem) const { return heavy_problem ? size_t(std::max(2, o_.heavy_finalists)) : 2; }
   // A problem's candidate measurements in the database, by name.
@@ -199,6 +206,7 @@ class Tuner {
   size_t progress_done_ = 0;
   int budget_ = 0;  // the measurements of the problem being tuned (budget_for)
   std::set<std::string> refinaled_;  // problems compared again in this run (--refinal-heavy)
+  std::set<std::string> rerastered_;  // decided problems reopened in this run (--raster-groups)
 };
 
 // A decided problem's fastest kernel carried to layout `l`: the same knobs, built for any shape;
@@ -484,6 +492,51 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   } catch (const BudgetSpent&) {
   }
   specialize_best(s, l, known, baseline_us);
+  measure_raster_variants(s, l, known, baseline_us);
+  final_comparison(s, l, known, baseline_us);
+}
+
+std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, Measurement>& known,
+                                                    bool heavy_problem) const {
+  std::vector<KernelCandidate> out;
+  if (o_.raster_groups.empty()) return out;
+  for (const auto& name : fastest_passing(known, finalist_count(heavy_problem))) {
+    const auto c = candidate_named(db_, name);
+    if (!c || !c->hopper()) continue;
+    for (const int g : o_.raster_groups) {
+      if (c->knobs.group_m == g) continue;
+      KernelCandidate v = *c;
+      v.knobs.group_m = g;
+      if (!known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back(v);
+    }
+  }
+  return out;
+}
+
+void Tuner::measure_raster_variants(const Shape& s, Layout l, std::map<std::string, Measurement>& known,
+                                    const std::optional<double>& baseline_us) {
+  for (const auto& v : raster_variants(known, heavy(baseline_us)))
+    measure_candidate(s, l, v, known, nullptr, baseline_us,
+                      "raster group " + std::to_string(v.knobs.group_m) + " of a finalist (--raster-groups)");
+}
+
+bool Tuner::needs_raster(const Shape& s, Layout l) const {
+  if (o_.raster_groups.empty() || needs_work(s, l) || rerastered_.count(problem_name(s, l)) || !db_.decision(s, l, o_.acc))
+    return false;
+  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
+  return !raster_variants(recorded(s, l), base && base->verdict == "pass" && heavy(base->median_us)).empty();
+}
+
+// The problem's search stays as it was: its finalists are measured with the raster groups
+// (beyond the budget, as builds for the shape are), and its final is run again over them all.
+void Tuner::raster_problem(const Shape& s, Layout l) {
+  rerastered_.insert(problem_name(s, l));
+  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
+  const std::optional<double> baseline_us =
+      base && base->verdict == "pass" ? base->median_us : std::optional<double>();
+  budget_ = db_.decision(s, l, o_.acc)->budget;
+  auto known = recorded(s, l);
+  measure_raster_variants(s, l, known, baseline_us);
   final_comparison(s, l, known, baseline_us);
 }
 
@@ -586,6 +639,12 @@ void Tuner::run(TuneResult& r) {
   for (const auto& s : shapes)
     for (Layout l : o_.layouts) {
       ++r.problems;
+      if (needs_raster(s, l)) {
+        ++todo;
+        for (const auto& name : fastest_passing(recorded(s, l), finalist_count(true)))
+          if (const auto c = candidate_named(db_, name)) soon.push_back(*c);
+        continue;
+      }
       if (needs_refinal(s, l)) {
         ++todo;
         // Its finalists compile ahead, as a search's seeds do.
@@ -627,7 +686,7 @@ void Tuner::run(TuneResult& r) {
   for (const auto& s : shapes) {
     std::vector<Layout> layouts;
     for (Layout l : o_.layouts)
-      if (needs_work(s, l) || needs_refinal(s, l)) layouts.push_back(l);
+      if (needs_work(s, l) || needs_raster(s, l) || needs_refinal(s, l)) layouts.push_back(l);
     if (layouts.empty()) continue;
     if (out_of_time()) {
       r.stopped_by_time_limit = true;
@@ -638,7 +697,10 @@ void Tuner::run(TuneResult& r) {
       backend_.open(s, o_.acc, o_.seed);
       for (; next < layouts.size(); ++next) {
         progress.update(done, status(s, layouts[next]));
-        if (needs_refinal(s, layouts[next])) {
+        if (needs_raster(s, layouts[next])) {
+          raster_problem(s, layouts[next]);
+          ++r.rerastered;
+        } else if (needs_refinal(s, layouts[next])) {
           refinal_problem(s, layouts[next]);
           ++r.refinaled;
         } else {
@@ -658,6 +720,7 @@ void Tuner::run(TuneResult& r) {
   }
   progress.finish(std::to_string(r.tuned_now) + " problems tuned, " +
                   (r.refinaled ? std::to_string(r.refinaled) + " heavy ones compared again, " : std::string()) +
+                  (r.rerastered ? std::to_string(r.rerastered) + " decided ones reopened for raster groups, " : std::string()) +
                   std::to_string(measured_) +
                   " candidates measured (" + std::to_string(failed_) + " failed), " +
                   (not_built_ ? std::to_string(not_built_) + " did not compile, " : std::string()) +
@@ -889,7 +952,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy},
+                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()
@@ -934,6 +997,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                   {"problems", r.problems},
                                   {"tuned_now", r.tuned_now},
                                   {"refinaled", r.refinaled},
+                                  {"rerastered", r.rerastered},
                                   {"already_done", r.already_done},
                                   {"skipped", r.skipped},
                                   {"stopped_by_time_limit", r.stopped_by_time_limit},

@@ -72,6 +72,12 @@ struct TuneOptions {
   // --refinal-heavy: every heavy problem already decided gets its final comparison again with
   // heavy_finalists, from the measurements in the database (nothing new is measured), once per run.
   bool refinal_heavy = false;
+  // --raster-groups: each problem's finalists (fastest Hopper candidates by estimate) are also
+  // measured with each of these raster groups (LaunchKnobs::group_m, tile rows), beyond the
+  // budget, and the final compares them too; decided problems are reopened for it, once per run
+  // and only while one of those variants is unmeasured. A store-bound launch writes C faster
+  // along whole rows than in the square waves of the automatic group (bench/NOTES.md, session 21).
+  std::vector<int> raster_groups;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";
@@ -87,6 +93,7 @@ struct TuneResult {
   Table table;
   size_t problems = 0, tuned_now = 0, already_done = 0, skipped = 0;
   size_t refinaled = 0;  // decided heavy problems compared again (--refinal-heavy)
+  size_t rerastered = 0;  // decided problems whose finalists were measured with --raster-groups
   long long measured = 0, reused = 0, failed = 0;  // candidate measurements
   long long not_built = 0;  // candidates that did not compile (or spill): recorded, not measured
   long long foreign = 0;  // measurements in the database from other environments (not used)

@@ -36,6 +36,7 @@ inline double fake_hopper_us(const Shape& s, const KernelCandidate& cand) {
 struct FakeSpeedups {
   double sm80 = 1.0;
   double specialized = 1.0;
+  double raster = 1.0;  // a launch with an explicit raster group (--raster-speedup): C written along rows
 };
 
 // An sm80 kernel is modelled as the Hopper kernel of its tile (one consumer, its stages), so
@@ -55,7 +56,9 @@ inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand, con
   // The noise of the name measured, so two kernels never tie exactly.
   const uint64_t h = std::hash<std::string>{}(to_string(s) + cand.name());
   const double noise = 1.0 + 0.002 * (double(h % 1000) / 1000.0 - 0.5);
-  return cand.sm80_config() || cand.specialized() ? fake_hopper_us(s, model) * noise / speedup : fake_hopper_us(s, cand);
+  if (cand.knobs.group_m > 0) speedup *= speedups.raster;
+  if (cand.sm80_config() || cand.specialized()) return fake_hopper_us(s, model) * noise / speedup;
+  return fake_hopper_us(s, cand) / (cand.knobs.group_m > 0 ? speedups.raster : 1.0);
 }
 
 inline double fake_baseline_us(const Shape& s) {

@@ -95,8 +95,8 @@ TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
   EXPECT_TRUE(mentions(validity_problems(c), "TMA-store epilogue"));
   c = {};
   c.mode = ConsumerMode::pingpong;
-  c.tma_store = true;  // two staging buffers of 128 rows × 64 columns per consumer, and the turn's two barriers
-  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 2 * 128 * 64 * 2 + 16);
+  c.tma_store = true;  // two staging buffers of 128 rows × 64 columns per consumer
+  EXPECT_EQ(c.shared_bytes(), KernelConfig{}.shared_bytes() + 2 * 2 * 128 * 64 * 2);
 }
 
 TEST(KernelConfig, TheTmaStoreStagesAWholeTileWhereItFits) {

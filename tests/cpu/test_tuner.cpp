@@ -897,6 +897,43 @@ TEST(Tuner, RefinalHeavyDecidesAHeavyProblemAgainFromItsRecordedCandidates) {
   EXPECT_EQ(after->budget, before->budget);
 }
 
+// --raster-groups reopens a decided problem once: its finalists are measured again launched with
+// each group (beyond the budget), and the final decides among all of them; a rerun finds every
+// variant measured and reopens nothing.
+TEST(Tuner, RasterGroupsReopenADecidedProblemAndMeasureItsFinalistsWithEachGroup) {
+  Fixture f;
+  const Shape s{4096, 4096, 128};
+  auto o = f.options({s}, 4);
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  const std::vector<std::string> rows_faster = {"--raster-speedup", "1.3"};
+  f.run(o, rows_faster);
+  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->best.find("_g"), std::string::npos) << before->best;
+  const size_t measured_before = f.logged("measure").size();
+
+  o.raster_groups = {1, 2};
+  const TuneResult again = f.run(o, rows_faster);
+  EXPECT_EQ(again.rerastered, 1u);
+  EXPECT_EQ(again.tuned_now, 0u);
+  EXPECT_EQ(again.measured, 4);  // two finalists, two groups each
+  const auto measures = f.logged("measure");
+  ASSERT_EQ(measures.size(), measured_before + 4);
+  for (size_t i = measured_before; i < measures.size(); ++i)
+    EXPECT_TRUE(measures[i].find("_g1") != std::string::npos || measures[i].find("_g2") != std::string::npos) << measures[i];
+  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_NE(after->best.find("_g"), std::string::npos) << after->best;  // 1.3x faster along rows
+  EXPECT_EQ(after->budget, before->budget);
+
+  const TuneResult third = f.run(o, rows_faster);
+  EXPECT_EQ(third.rerastered, 0u);
+  EXPECT_EQ(third.measured, 0);
+  EXPECT_EQ(third.already_done, 1u);
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.
