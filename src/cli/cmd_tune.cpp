@@ -155,16 +155,9 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.heavy_finalists = a.heavy_finalists;
     o.refinal_heavy = a.refinal_heavy;
     for (const auto& g : split_list(a.raster_groups)) {
-      int v = 0;
-      try {
-        size_t used = 0;
-        v = std::stoi(g, &used);
-        if (used != g.size()) v = 0;
-      } catch (const std::exception&) {
-        v = 0;
-      }
-      if (v < 1) throw Error("--raster-groups: '" + g + "' is not a raster group (tile rows, 1 or more)");
-      o.raster_groups.push_back(v);
+      const auto v = parse_integer(g);
+      if (!v || *v < 1 || *v > 65536) throw Error("--raster-groups: '" + g + "' is not a raster group (tile rows, 1 or more)");
+      o.raster_groups.push_back(int(*v));
     }
     o.time_limit_s = a.time_limit_s;
     o.compile_whole_space = a.compile_ahead == "all";

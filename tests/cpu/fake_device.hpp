@@ -56,9 +56,9 @@ inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand, con
   // The noise of the name measured, so two kernels never tie exactly.
   const uint64_t h = std::hash<std::string>{}(to_string(s) + cand.name());
   const double noise = 1.0 + 0.002 * (double(h % 1000) / 1000.0 - 0.5);
-  if (cand.knobs.group_m > 0) speedup *= speedups.raster;
-  if (cand.sm80_config() || cand.specialized()) return fake_hopper_us(s, model) * noise / speedup;
-  return fake_hopper_us(s, cand) / (cand.knobs.group_m > 0 ? speedups.raster : 1.0);
+  const double raster = cand.knobs.group_m > 0 ? speedups.raster : 1.0;
+  if (cand.sm80_config() || cand.specialized()) return fake_hopper_us(s, model) * noise / (speedup * raster);
+  return fake_hopper_us(s, cand) / raster;
 }
 
 inline double fake_baseline_us(const Shape& s) {
