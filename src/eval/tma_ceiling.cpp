@@ -17,6 +17,7 @@
 #include "eval/ceiling_kernels.hpp"
 #include "eval/ceilings.hpp"
 #include "eval/shuffled_rounds.hpp"
+#include "jit/driver_api.hpp"
 
 namespace gemmforge {
 namespace {
@@ -28,31 +29,23 @@ constexpr int kRingLimitBytes = 200 << 10;   // of the 227 KiB a CTA may have
 const int kBoxRows[] = {64, 128, 256};
 const int kInFlight[] = {2, 4, 8, 12};
 
-using EncodeTiled = decltype(&cuTensorMapEncodeTiled);
-
-EncodeTiled encode_tiled() {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  GF_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &status));
-  if (status != cudaDriverEntryPointSuccess || !p) throw Error("the CUDA driver has no cuTensorMapEncodeTiled");
-  return reinterpret_cast<EncodeTiled>(p);
-}
-
-// A 2-D fp16 tensor map over `tensor` (cols × rows, row-major, boxes of box_cols × box_rows).
+// A 2-D fp16 tensor map over `tensor` (cols × rows, row-major, boxes of box_cols × box_rows),
+// encoded as the kernels' maps are (jit/driver_api).
 CUtensorMap tile_map(void* tensor, int cols, int rows, int box_cols, int box_rows, bool swizzle, const char* what) {
-  static const EncodeTiled encode = encode_tiled();
-  CUtensorMap map{};
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t strides[1] = {cuuint64_t(cols) * 2};
   const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
-  if (const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, tensor, dims, strides, box, element_strides,
-                                CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
-                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-      r != CUDA_SUCCESS)
-    throw Error(std::string(what) + ": cuTensorMapEncodeTiled failed with CUresult " + std::to_string(int(r)));
-  return map;
+  try {
+    return jit::encode_tensor_map_tiled(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, tensor, dims, strides, box, element_strides,
+                                        CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                        swizzle ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  } catch (const NoGpuError&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(std::string(what) + ": " + e.what());
+  }
 }
 
 // Each variant once untimed (clocks up, L2 filled), then all in shuffled rounds; the medians'
