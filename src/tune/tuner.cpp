@@ -109,11 +109,13 @@ class Tuner {
   bool out_of_time() const {
     return o_.time_limit_s > 0 && std::chrono::duration<double>(Clock::now() - start_).count() > o_.time_limit_s;
   }
-  // The problem's budget, from its baseline estimate in the database where there is one.
-  int recorded_budget_for(const Shape& s, Layout l) const {
+  // The baseline's estimate for the problem recorded in the database, where it passed.
+  std::optional<double> recorded_baseline_us(const Shape& s, Layout l) const {
     const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
-    return budget_for(o_, base && base->verdict == "pass" ? base->median_us : std::nullopt);
+    return base && base->verdict == "pass" ? base->median_us : std::nullopt;
   }
+  // The problem's budget, from its baseline estimate in the database where there is one.
+  int recorded_budget_for(const Shape& s, Layout l) const { return budget_for(o_, recorded_baseline_us(s, l)); }
   // Not decided yet, decided with a smaller budget than it gets now, or decided before
   // --specialize was asked for (no build for this shape measured: those cost no budget, so a
   // rerun adds them).
@@ -523,17 +525,14 @@ void Tuner::measure_raster_variants(const Shape& s, Layout l, std::map<std::stri
 bool Tuner::needs_raster(const Shape& s, Layout l) const {
   if (o_.raster_groups.empty() || needs_work(s, l) || rerastered_.count(problem_name(s, l)) || !db_.decision(s, l, o_.acc))
     return false;
-  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
-  return !raster_variants(recorded(s, l), base && base->verdict == "pass" && heavy(base->median_us)).empty();
+  return !raster_variants(recorded(s, l), heavy(recorded_baseline_us(s, l))).empty();
 }
 
 // The problem's search stays as it was: its finalists are measured with the raster groups
 // (beyond the budget, as builds for the shape are), and its final is run again over them all.
 void Tuner::raster_problem(const Shape& s, Layout l) {
   rerastered_.insert(problem_name(s, l));
-  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
-  const std::optional<double> baseline_us =
-      base && base->verdict == "pass" ? base->median_us : std::optional<double>();
+  const std::optional<double> baseline_us = recorded_baseline_us(s, l);
   budget_ = db_.decision(s, l, o_.acc)->budget;
   auto known = recorded(s, l);
   measure_raster_variants(s, l, known, baseline_us);
@@ -542,17 +541,15 @@ void Tuner::raster_problem(const Shape& s, Layout l) {
 
 bool Tuner::needs_refinal(const Shape& s, Layout l) const {
   if (!o_.refinal_heavy || needs_work(s, l) || refinaled_.count(problem_name(s, l))) return false;
-  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
-  return db_.decision(s, l, o_.acc) && base && base->verdict == "pass" && heavy(base->median_us);
+  return db_.decision(s, l, o_.acc) && heavy(recorded_baseline_us(s, l));
 }
 
 // The problem's search stays as it was; only its final is run again, over the candidates the
 // database holds for it, so a decision made from two finalists is made from heavy_finalists.
 void Tuner::refinal_problem(const Shape& s, Layout l) {
   refinaled_.insert(problem_name(s, l));
-  const auto base = db_.find(s, l, o_.acc, o_.baseline, "", "estimate");
   budget_ = db_.decision(s, l, o_.acc)->budget;
-  final_comparison(s, l, recorded(s, l), base ? base->median_us : std::nullopt);
+  final_comparison(s, l, recorded(s, l), recorded_baseline_us(s, l));
 }
 
 std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vector<std::string>& names,
