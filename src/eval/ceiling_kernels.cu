@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "eval/cuda_check.hpp"
+#include "ptx/cluster.cuh"
 #include "ptx/mbarrier.cuh"
 #include "ptx/tma.cuh"
 #include "ptx/wgmma.cuh"
@@ -20,17 +21,31 @@ __global__ void empty_kernel() {}
 __device__ __forceinline__ unsigned fold(const uint4& v) { return v.x ^ v.y ^ v.z ^ v.w; }
 
 // Grid-stride over n 16-byte words, `passes` times, four independent loads per step so each
-// thread keeps several requests in flight.
+// thread keeps several requests in flight. The loads' path is kPath (ReadPath): through L1
+// (ld.global.nc), which on a buffer read many times lets each SM hit in its own L1 what it read
+// the pass before, since a thread reads the same words every pass; through L2 only
+// (ld.global.cg); or through L1 with the blocks rotated by one each pass, so that no SM reads in a
+// pass what it read in the last (a check on the other two).
+template <ReadPath kPath>
+__device__ __forceinline__ uint4 load_word(const uint4* p) {
+  if constexpr (kPath == ReadPath::l2_only) return __ldcg(p);
+  else return *p;
+}
+
+template <ReadPath kPath>
 __global__ void read_words(const uint4* __restrict__ src, size_t n, int passes, unsigned key, unsigned* sink) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   unsigned acc = 0;
   for (int p = 0; p < passes; ++p) {
-    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const unsigned block =
+        kPath == ReadPath::l1_rotated ? (blockIdx.x + unsigned(p)) % gridDim.x : blockIdx.x;
+    size_t i = size_t(block) * blockDim.x + threadIdx.x;
     for (; i + 3 * stride < n; i += 4 * stride) {
-      const uint4 a = src[i], b = src[i + stride], c = src[i + 2 * stride], d = src[i + 3 * stride];
+      const uint4 a = load_word<kPath>(src + i), b = load_word<kPath>(src + i + stride),
+                  c = load_word<kPath>(src + i + 2 * stride), d = load_word<kPath>(src + i + 3 * stride);
       acc ^= fold(a) ^ fold(b) ^ fold(c) ^ fold(d);
     }
-    for (; i < n; i += stride) acc ^= fold(src[i]);
+    for (; i < n; i += stride) acc ^= fold(load_word<kPath>(src + i));
     acc = acc * 33u + unsigned(p);  // a different fold per pass: no pass is a repeat the compiler may skip
   }
   if (acc == key) *sink = acc;
@@ -138,18 +153,18 @@ __global__ void __launch_bounds__(256, 1) tensor_words(int k_blocks, unsigned ke
 }
 
 // The walk the two box kernels share: the next box (along K first, as a tile's main loop reads,
-// wrapping around; with `spread` each CTA starts at its own box, else all at the first, as CTAs
-// along a tile row read the same A boxes), `in_flight` of them outstanding, each slot refilled
+// wrapping around; `share` consecutive CTAs start at the same box and groups of them at their
+// own, as the CTAs of a tile row read the same A boxes at once; 0: every CTA at the first), `in_flight` of them outstanding, each slot refilled
 // once its barrier completes. load(slot, kb, rb) starts box (kb, rb)'s copy into the slot, to
 // arrive on full[slot]; before_refill() runs after a box has landed and before its slot is
 // reused. The next box is advanced without divisions, which would lengthen the issuing loop this
 // measures. Returns a fold of one word per box, so no copy can be dropped.
 template <class Load, class BeforeRefill>
 __device__ unsigned walk_ring(unsigned long long* full, const unsigned char* ring, unsigned box_bytes, int k_boxes,
-                              int row_boxes, int in_flight, int boxes, bool spread, Load&& load,
+                              int row_boxes, int in_flight, int boxes, int share, Load&& load,
                               BeforeRefill&& before_refill) {
   using namespace gemmforge::ptx;
-  const int first = spread ? int((long long)(blockIdx.x) * boxes % (k_boxes * row_boxes)) : 0;
+  const int first = share > 0 ? int((long long)(blockIdx.x / unsigned(share)) * boxes % (k_boxes * row_boxes)) : 0;
   int kb = first % k_boxes, rb = first / k_boxes, slot = 0;
   auto issue = [&] {
     load(slot, kb, rb);
@@ -174,7 +189,7 @@ __device__ unsigned walk_ring(unsigned long long* full, const unsigned char* rin
 // all. Nothing consumes the data but one word per box, so this is the rate at which TMA delivers
 // tiles to one SM, which a GEMM's main loop cannot exceed.
 __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmforge::ptx::TensorMap map, int box_rows,
-                                                  int k_boxes, int row_boxes, int in_flight, int boxes, int spread,
+                                                  int k_boxes, int row_boxes, int in_flight, int boxes, int share,
                                                   unsigned key, unsigned* sink) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using namespace gemmforge::ptx;
@@ -185,7 +200,7 @@ __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmf
   for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], 1);
   fence_barrier_init();
   const unsigned folded = walk_ring(
-      full, ring, box_bytes, k_boxes, row_boxes, in_flight, boxes, spread != 0,
+      full, ring, box_bytes, k_boxes, row_boxes, in_flight, boxes, share,
       [&](int slot, int kb, int rb) {
         mbarrier_arrive_expect_tx(&full[slot], box_bytes);
         tma_load_2d(ring + size_t(slot) * box_bytes, &map, &full[slot], kb * 64, rb * box_rows);
@@ -193,8 +208,63 @@ __global__ void __launch_bounds__(32, 1) tma_boxes(const __grid_constant__ gemmf
       [] {});
   if (folded == key) *sink = folded;
 #else
-  (void)map, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes, (void)spread, (void)key,
+  (void)map, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes, (void)share, (void)key,
       (void)sink;
+#endif
+}
+
+// The same walk with the boxes multicast inside clusters of kCluster CTAs (one per SM): each CTA
+// loads 1/kCluster of every box's rows (through `slice_map`, boxes of box_rows / kCluster rows)
+// into the same slot of every CTA of its cluster, so the cluster reads each line from L2 once and
+// every SM still receives whole boxes. A slot is refilled once every CTA of the cluster has read
+// it (an empty barrier per slot, one arrival from each). Two warps, as a GEMM's producer and
+// consumer: warp 0's first lane issues, running up to `in_flight` boxes ahead; warp 1's first
+// lane waits for each box, reads a word of it and frees the slot in every CTA. (In one thread,
+// as the first version of this walk had it, each refill waited for the cluster's round trip on
+// the slot just read, ~250 ns a box whatever the depth: session 23, calls 1-2.) Whether multicast
+// lets an SM receive more than L2 serves for distinct lines (tma_boxes: 64 GB/s per SM).
+template <int kCluster>
+__global__ void __launch_bounds__(64, 1) tma_boxes_multicast(const __grid_constant__ gemmforge::ptx::TensorMap slice_map,
+                                                            int box_rows, int k_boxes, int row_boxes, int in_flight,
+                                                            int boxes, unsigned key, unsigned* sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using namespace gemmforge::ptx;
+  extern __shared__ __align__(1024) unsigned char ring[];
+  __shared__ u64 full[kTmaMaxInFlight], empty[kTmaMaxInFlight];
+  const u32 rank = cluster_cta_rank();
+  if (threadIdx.x == 0) {
+    for (int f = 0; f < in_flight; ++f) mbarrier_init(&full[f], 1), mbarrier_init(&empty[f], kCluster);
+    fence_barrier_init();
+  }
+  cluster_sync();  // every CTA's barriers initialized before any multicast or remote arrival reaches them
+  const u32 box_bytes = u32(box_rows) * 128;
+  if (threadIdx.x == 0) {  // producer
+    const u32 slice_rows = u32(box_rows / kCluster);
+    constexpr u16 kMask = u16((1u << kCluster) - 1);
+    // The clusters walk distinct boxes: cluster c starts at box c · boxes, along K first.
+    const int first = int((long long)(blockIdx.x / kCluster) * boxes % (k_boxes * row_boxes));
+    int kb = first % k_boxes, rb = first / k_boxes;
+    for (int i = 0, slot = 0, round = 0; i < boxes; ++i) {
+      if (round > 0) mbarrier_wait(&empty[slot], u32(round - 1) & 1u);  // every CTA has read its last box
+      mbarrier_arrive_expect_tx(&full[slot], box_bytes);  // the whole box, from all kCluster slices
+      tma_load_2d_multicast(ring + size_t(slot) * box_bytes + rank * slice_rows * 128, &slice_map, &full[slot],
+                            kb * 64, rb * box_rows + int(rank * slice_rows), kMask);
+      if (++kb == k_boxes) kb = 0, rb = rb + 1 == row_boxes ? 0 : rb + 1;
+      if (++slot == in_flight) slot = 0, ++round;
+    }
+  } else if (threadIdx.x == 32) {  // consumer
+    unsigned folded = 0;
+    for (int i = 0, slot = 0; i < boxes; ++i) {
+      mbarrier_wait(&full[slot], u32(i / in_flight) & 1u);
+      folded ^= *reinterpret_cast<const volatile u32*>(ring + size_t(slot) * box_bytes + i % 32 * 4);
+      for (u32 c = 0; c < u32(kCluster); ++c) mbarrier_arrive_cluster(&empty[slot], c);  // free it in every CTA
+      if (++slot == in_flight) slot = 0;
+    }
+    if (folded == key) *sink = folded;
+  }
+  cluster_sync();  // no CTA leaves while its slices or arrivals may still reach another
+#else
+  (void)slice_map, (void)box_rows, (void)k_boxes, (void)row_boxes, (void)in_flight, (void)boxes, (void)key, (void)sink;
 #endif
 }
 
@@ -219,7 +289,7 @@ __global__ void __launch_bounds__(kThreads, 1) cp_async_boxes(const unsigned cha
   __syncthreads();
   const int t = int(threadIdx.x);
   const unsigned folded = walk_ring(
-      full, ring, box_bytes, k_boxes, row_boxes, in_flight, boxes, spread != 0,
+      full, ring, box_bytes, k_boxes, row_boxes, in_flight, boxes, spread != 0 ? 1 : 0,
       [&](int slot, int kb, int rb) {
         unsigned char* dst = ring + size_t(slot) * box_bytes;
         const unsigned char* src = tensor + size_t(rb) * box_rows * row_bytes + size_t(kb) * 128;
@@ -327,15 +397,77 @@ void tma_store_stream(const void* tensor_map, int ctas, int boxes_per_group, int
 }
 
 void tma_stream(const void* tensor_map, int ctas, int box_rows, int k_boxes, int row_boxes, int in_flight, int boxes,
-                bool spread, unsigned key, unsigned* sink, cudaStream_t s) {
+                int share, unsigned key, unsigned* sink, cudaStream_t s) {
   if (in_flight < 1 || in_flight > kTmaMaxInFlight) throw Error("tma_stream: in_flight must be 1.." + std::to_string(kTmaMaxInFlight));
   const int smem = in_flight * box_rows * 128;
   GF_CUDA(cudaFuncSetAttribute(tma_boxes, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   gemmforge::ptx::TensorMap map;
   std::memcpy(&map, tensor_map, sizeof map);
-  tma_boxes<<<unsigned(ctas), 32, size_t(smem), s>>>(map, box_rows, k_boxes, row_boxes, in_flight, boxes, spread ? 1 : 0,
-                                                      key, sink);
+  tma_boxes<<<unsigned(ctas), 32, size_t(smem), s>>>(map, box_rows, k_boxes, row_boxes, in_flight, boxes, share, key,
+                                                      sink);
   GF_CHECK_LAUNCH();
+}
+
+namespace {
+
+// The multicast walk's launch configuration: `ctas` CTAs in clusters of `cluster`, `smem` bytes each.
+template <int kCluster>
+cudaLaunchConfig_t multicast_config(int ctas, int smem, cudaStream_t s, cudaLaunchAttribute& attribute) {
+  GF_CUDA(cudaFuncSetAttribute(tma_boxes_multicast<kCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(ctas), 1, 1);
+  config.blockDim = dim3(64, 1, 1);  // a producer warp and a consumer warp
+  config.dynamicSmemBytes = size_t(smem);
+  config.stream = s;
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = unsigned(kCluster);
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
+template <int kCluster>
+int active_clusters(int ctas, int smem) {
+  cudaLaunchAttribute attribute{};
+  const cudaLaunchConfig_t config = multicast_config<kCluster>(ctas, smem, nullptr, attribute);
+  int n = 0;
+  GF_CUDA(cudaOccupancyMaxActiveClusters(&n, tma_boxes_multicast<kCluster>, &config));
+  return n;
+}
+
+template <int kCluster>
+void launch_multicast(const gemmforge::ptx::TensorMap& map, int ctas, int smem, int box_rows, int k_boxes,
+                      int row_boxes, int in_flight, int boxes, unsigned key, unsigned* sink, cudaStream_t s) {
+  cudaLaunchAttribute attribute{};
+  const cudaLaunchConfig_t config = multicast_config<kCluster>(ctas, smem, s, attribute);
+  GF_CUDA(cudaLaunchKernelEx(&config, tma_boxes_multicast<kCluster>, map, box_rows, k_boxes, row_boxes, in_flight,
+                             boxes, key, sink));
+}
+
+void check_multicast(int cluster, int ctas, int box_rows, int in_flight) {
+  if (cluster != 2 && cluster != 4) throw Error("tma multicast: clusters of 2 or 4, not " + std::to_string(cluster));
+  if (ctas % cluster != 0) throw Error("tma multicast: the CTAs must fill whole clusters");
+  if (box_rows % (8 * cluster) != 0) throw Error("tma multicast: each slice must be whole 8-row swizzle atoms");
+  if (in_flight < 1 || in_flight > kTmaMaxInFlight) throw Error("tma multicast: in_flight out of range");
+}
+
+}  // namespace
+
+int tma_multicast_active_clusters(int cluster, int ctas, int box_rows, int in_flight) {
+  check_multicast(cluster, ctas, box_rows, in_flight);
+  const int smem = in_flight * box_rows * 128;
+  return cluster == 2 ? active_clusters<2>(ctas, smem) : active_clusters<4>(ctas, smem);
+}
+
+void tma_multicast_stream(const void* slice_map, int cluster, int ctas, int box_rows, int k_boxes, int row_boxes,
+                          int in_flight, int boxes, unsigned key, unsigned* sink, cudaStream_t s) {
+  check_multicast(cluster, ctas, box_rows, in_flight);
+  const int smem = in_flight * box_rows * 128;
+  gemmforge::ptx::TensorMap map;
+  std::memcpy(&map, slice_map, sizeof map);
+  if (cluster == 2) launch_multicast<2>(map, ctas, smem, box_rows, k_boxes, row_boxes, in_flight, boxes, key, sink, s);
+  else launch_multicast<4>(map, ctas, smem, box_rows, k_boxes, row_boxes, in_flight, boxes, key, sink, s);
 }
 
 void tensor_loop(int ctas, int k_blocks, unsigned key, float* sink, cudaStream_t s) {
@@ -398,9 +530,17 @@ void launch_empty_driver(cudaStream_t s, bool programmatic) {
     throw Error("cuLaunchKernelEx of the empty kernel failed with CUresult " + std::to_string(int(r)));
 }
 
-void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t s) {
-  read_words<<<unsigned(blocks), kStreamThreads, 0, s>>>(static_cast<const uint4*>(src), bytes / sizeof(uint4), passes,
-                                                         key, sink);
+void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t s,
+                 ReadPath path) {
+  auto launch = [&](auto kernel) {
+    kernel<<<unsigned(blocks), kStreamThreads, 0, s>>>(static_cast<const uint4*>(src), bytes / sizeof(uint4), passes,
+                                                       key, sink);
+  };
+  switch (path) {
+    case ReadPath::l1: launch(read_words<ReadPath::l1>); break;
+    case ReadPath::l2_only: launch(read_words<ReadPath::l2_only>); break;
+    case ReadPath::l1_rotated: launch(read_words<ReadPath::l1_rotated>); break;
+  }
   GF_CHECK_LAUNCH();
 }
 

@@ -13,11 +13,18 @@ namespace gemmforge::ceiling_ops {
 // a launch start before the kernel ahead of it in the stream has finished.
 void launch_empty(cudaStream_t);
 void launch_empty_driver(cudaStream_t, bool programmatic);
-// Reads `bytes` (a multiple of 16) `passes` times with 16-byte loads over `blocks` blocks (several
-// passes over a buffer that L2 holds measure L2). The loaded words are folded per thread and the
-// result is stored to *sink only if it equals `key`, so the compiler must keep every load and
-// almost no bytes are written.
-void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t);
+// The path of stream_read's loads. l1: ld.global.nc, cached in L1 (one pass over a buffer far
+// larger than L2: HBM's rate). l2_only: ld.global.cg, L2 and not L1; several passes over a buffer
+// L2 holds then measure L2 itself, where through L1 each thread would re-read the words it read
+// the pass before and its SM's L1 would serve part of them (a quarter of L2 is ~114 KiB per SM).
+// l1_rotated: through L1, the blocks shifted by one each pass so no SM re-reads its own words
+// (a check on the other two).
+enum class ReadPath { l1, l2_only, l1_rotated };
+// Reads `bytes` (a multiple of 16) `passes` times with 16-byte loads over `blocks` blocks. The
+// loaded words are folded per thread and the result is stored to *sink only if it equals `key`,
+// so the compiler must keep every load and almost no bytes are written.
+void stream_read(const void* src, size_t bytes, int passes, unsigned key, unsigned* sink, int blocks, cudaStream_t,
+                 ReadPath path);
 // Writes `bytes` (a multiple of 16) `passes` times with 16-byte stores over `blocks` blocks, pass
 // p storing `word` + p in every 32-bit lane (several passes over a buffer L2 holds measure L2).
 void stream_write(void* dst, size_t bytes, int passes, unsigned word, int blocks, cudaStream_t);
@@ -41,12 +48,21 @@ inline constexpr double kTensorLoopFlopsPerCtaKBlock = 2.0 * 128 * 256 * 64;
 
 // TMA alone: `ctas` CTAs (one per SM), each one thread keeping `in_flight` loads of box_rows × 64
 // fp16 boxes outstanding, `boxes` per CTA, from the 2-D tensor `tensor_map` (a CUtensorMap of
-// k_boxes × 64 columns and row_boxes × box_rows rows, boxes of box_rows × 64). `spread`: each CTA
-// starts at its own box; else all walk the same ones. The rate at which TMA delivers tiles to an
-// SM. Needs sm_90; empty when built for older ones.
+// k_boxes × 64 columns and row_boxes × box_rows rows, boxes of box_rows × 64). `share`: groups of
+// that many consecutive CTAs walk the same boxes, each group its own (1: every CTA its own; 0: all
+// the same ones). The rate at which TMA delivers tiles to an SM. Needs sm_90; empty when built
+// for older ones.
 void tma_stream(const void* tensor_map, int ctas, int box_rows, int k_boxes, int row_boxes, int in_flight, int boxes,
-                bool spread, unsigned key, unsigned* sink, cudaStream_t);
+                int share, unsigned key, unsigned* sink, cudaStream_t);
 inline constexpr int kTmaMaxInFlight = 16;
+// The same walk with each box multicast inside clusters of `cluster` (2 or 4) CTAs, one per SM:
+// each CTA loads box_rows / cluster of every box's rows into the same slot of every CTA of its
+// cluster (`slice_map`: the tensor with boxes of box_rows / cluster rows), so L2 serves each line
+// once per cluster while every SM receives whole boxes; the clusters walk distinct boxes.
+// tma_multicast_active_clusters: how many such clusters can be resident at once.
+void tma_multicast_stream(const void* slice_map, int cluster, int ctas, int box_rows, int k_boxes, int row_boxes,
+                          int in_flight, int boxes, unsigned key, unsigned* sink, cudaStream_t);
+int tma_multicast_active_clusters(int cluster, int ctas, int box_rows, int in_flight);
 // TMA stores alone: `ctas` CTAs (one per SM), each one thread storing groups of
 // `boxes_per_group` (1..4) boxes of 64 rows × 64 fp16 (kTmaStoreBoxBytes, 128-byte swizzle, the
 // Hopper epilogue's box) from shared memory through `tensor_map` (64-row tiles of

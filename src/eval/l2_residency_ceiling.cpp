@@ -32,7 +32,10 @@ CeilingMeasurement measure_l2_residency(DeviceContext& ctx, const CeilingOptions
   const int blocks = ctx.info().sm_count * ceiling_ops::kStreamBlocksPerSm;
   auto passes_of = [](size_t f) { return int(std::max<size_t>(4, kBytesPerSample / f)); };
   auto pass = [&](size_t f) {
-    ceiling_ops::stream_read(buffer.get(), f, passes_of(f), kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s);
+    // Through L2 only: through L1 the small footprints (8 MiB is 62 KiB per SM) would be partly
+    // L1's, raising the curve's top and with it the threshold.
+    ceiling_ops::stream_read(buffer.get(), f, passes_of(f), kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s,
+                             ceiling_ops::ReadPath::l2_only);
   };
   for (size_t f : footprints) pass(f);  // untimed: first touch, clocks up
   GF_CUDA(cudaDeviceSynchronize());
@@ -54,7 +57,7 @@ CeilingMeasurement measure_l2_residency(DeviceContext& ctx, const CeilingOptions
   m.field = kL2Resident;
   m.value = double(footprints[kept]) / kMiB;
   m.time_us = summarize(us[kept]);
-  m.method = "the read kernel over footprints from 8 MiB to 1.5x L2 in 4 MiB steps, passes x footprint = 512 MiB "
+  m.method = "the read kernel (loads through L2 only, ld.global.cg) over footprints from 8 MiB to 1.5x L2 in 4 MiB steps, passes x footprint = 512 MiB "
              "per launch (the first pass fills L2, the others hit what it keeps); one launch per sample, event-timed, "
              "footprints in shuffled rounds; the value is the largest footprint read at or above the geometric mean "
              "of the smallest footprint's rate and the largest one's";

@@ -1,6 +1,9 @@
 // The memory term of the floor: read-only, write-only and copy bandwidth of HBM, on buffers far
 // larger than L2 so that every pass streams from and to device memory; and read and write
 // bandwidth of L2, from a slice of a quarter of L2 read or written many times in one launch.
+// L2's read rate is taken with loads that skip L1 (ld.global.cg): through L1 each SM re-read its
+// own ~114 KiB of the slice every pass and its L1 served part of them; the two L1 variants
+// (the same words per SM each pass, and rotated between SMs) are recorded beside the value.
 #include <algorithm>
 
 #include "eval/buffers.hpp"
@@ -11,7 +14,9 @@
 namespace gemmforge {
 namespace {
 
-enum Pass { kRead, kWrite, kCopy, kL2Pass, kL2WritePass, kDsmemPass, kPassCount };
+enum Pass { kRead, kWrite, kCopy, kL2Pass, kL2WritePass, kDsmemPass, kL2PassThroughL1, kL2PassRotated, kPassCount };
+// The kinds printed as measurements; the L1 variants of the L2 read go into its detail.
+constexpr int kMeasuredKinds = kL2PassThroughL1;
 // Distributed shared memory: CTAs in pairs, each with this much shared memory, which is more than
 // half of an SM's 227 KiB so that no two CTAs share an SM and every read crosses between SMs.
 constexpr int kDsmemBytes = 128 << 10, kDsmemThreads = 512;
@@ -68,11 +73,19 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
   auto pass = [&](int kind) {
     switch (kind) {
       case kRead:
-        ceiling_ops::stream_read(src.get(), bytes, 1, kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s);
+        ceiling_ops::stream_read(src.get(), bytes, 1, kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s,
+                                 ceiling_ops::ReadPath::l1);
         break;
       case kL2Pass:
-        ceiling_ops::stream_read(src.get(), l2_slice, l2_passes, kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s);
+      case kL2PassThroughL1:
+      case kL2PassRotated: {
+        const auto path = kind == kL2Pass             ? ceiling_ops::ReadPath::l2_only
+                          : kind == kL2PassThroughL1 ? ceiling_ops::ReadPath::l1
+                                                     : ceiling_ops::ReadPath::l1_rotated;
+        ceiling_ops::stream_read(src.get(), l2_slice, l2_passes, kNeverKey, static_cast<unsigned*>(sink.get()), blocks, s,
+                                 path);
         break;
+      }
       case kWrite: ceiling_ops::stream_write(dst.get(), bytes, 1, kWriteWord, blocks, s); break;
       case kL2WritePass: ceiling_ops::stream_write(dst.get(), l2_slice, l2_passes, kWriteWord, blocks, s); break;
       case kCopy: GF_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s)); break;
@@ -82,7 +95,7 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
         break;
     }
   };
-  std::vector<int> order = {kRead, kWrite, kCopy, kL2Pass, kL2WritePass};
+  std::vector<int> order = {kRead, kWrite, kCopy, kL2Pass, kL2WritePass, kL2PassThroughL1, kL2PassRotated};
   if (has_dsmem) order.push_back(kDsmemPass);
   for (int k : order) pass(k);  // untimed: first touch, clocks up
   GF_CUDA(cudaDeviceSynchronize());
@@ -102,7 +115,7 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
     size_t bytes_moved;   // per sample
     std::string grid;     // empty for the copy engine
     const char* method;
-  } kinds[kPassCount] = {
+  } kinds[kMeasuredKinds] = {
       {kHbmRead, bytes, 1, bytes, stream_grid,
        "a kernel of 16-byte loads over the whole buffer (grid-stride, 4 loads in flight per thread, XOR-reduced "
        "so no load can be dropped); one pass per sample, event-timed"},
@@ -112,8 +125,9 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
        "cudaMemcpyAsync device to device of the whole buffer; bytes counted read + write; one copy per sample, "
        "event-timed"},
       {kL2Read, l2_slice, l2_passes, l2_slice * size_t(l2_passes), stream_grid,
-       "the read kernel over a slice of a quarter of L2, many passes in one launch (the first fills L2); one "
-       "launch per sample, event-timed"},
+       "the read kernel over a slice of a quarter of L2, many passes in one launch (the first fills L2), its loads "
+       "through L2 only (ld.global.cg: through L1 an SM re-reads its own words each pass and L1 serves part of "
+       "them; those variants are in the detail, not the value); one launch per sample, event-timed"},
       {kL2Write, l2_slice, l2_passes, l2_slice * size_t(l2_passes), stream_grid,
        "the write kernel over a slice of a quarter of L2, many passes in one launch (each pass a different "
        "word; the lines stay in L2, written back when evicted); one launch per sample, event-timed"},
@@ -124,7 +138,8 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
        "all CTAs; one launch per sample, event-timed"},
   };
   std::vector<CeilingMeasurement> out;
-  for (int k = 0; k < kPassCount; ++k) {  // a fixed order for the printed table
+  const double l2_pass_bytes = double(l2_slice) * l2_passes;
+  for (int k = 0; k < kMeasuredKinds; ++k) {  // a fixed order for the printed table
     if (k == kDsmemPass && !has_dsmem) continue;
     const auto& kind = kinds[k];
     CeilingMeasurement m;
@@ -138,6 +153,11 @@ std::vector<CeilingMeasurement> measure_memory_bandwidth(DeviceContext& ctx, con
     m.detail["l2_bytes"] = ctx.info().l2_bytes;
     if (!kind.grid.empty()) m.detail["grid"] = kind.grid;
     if (k == kDsmemPass) m.detail["per_sm_gbps"] = m.value / dsmem_ctas;
+    if (k == kL2Pass) {
+      m.detail["loads"] = "ld.global.cg";
+      m.detail["through_l1_gbps"] = l2_pass_bytes / summarize(us[kL2PassThroughL1]).median / 1e3;
+      m.detail["through_l1_rotated_gbps"] = l2_pass_bytes / summarize(us[kL2PassRotated]).median / 1e3;
+    }
     m.note_clocks(clocks);
     out.push_back(std::move(m));
   }

@@ -70,11 +70,14 @@ std::pair<std::vector<double>, std::vector<SampleStats>> rates_in_rounds(const s
 struct Variant {
   int box_rows, in_flight;
   bool swizzle = true;  // 128-byte swizzle, as the kernels' tiles; else none
-  bool spread = true;   // each CTA its own boxes; else all the same ones
+  bool spread = true;   // each CTA (or group of `share`) its own boxes; else all the same ones
   bool plain = false;   // cp.async by `threads` threads instead of TMA (beside it; not the value)
   int threads = 128;    // cp.async only
-  CUtensorMap map{};
+  int cluster = 1;      // > 1: each box multicast inside clusters of this many CTAs (TMA only)
+  int share = 1;        // TMA without multicast: consecutive CTAs walking the same boxes at once
+  CUtensorMap map{};    // cluster > 1: boxes of box_rows / cluster rows (one CTA's slice)
   int boxes = 0;        // per CTA and launch
+  int ctas = 0;         // one per SM; in clusters, as many whole clusters as can be resident
 };
 
 }  // namespace
@@ -91,8 +94,15 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
 
   std::vector<Variant> variants;
   auto add = [&](Variant v) {
-    v.boxes = int(kBytesPerLaunch / size_t(ctas) / (size_t(v.box_rows) * 128));
-    v.map = tile_map(tensor.get(), kCols, rows, 64, v.box_rows, v.swizzle, "TMA read");
+    v.ctas = ctas;
+    if (v.cluster > 1)
+      v.ctas = std::min(ctas / v.cluster,
+                        ceiling_ops::tma_multicast_active_clusters(v.cluster, ctas / v.cluster * v.cluster, v.box_rows,
+                                                                   v.in_flight)) *
+               v.cluster;
+    if (v.ctas < 1) throw Error("TMA read: no cluster of " + std::to_string(v.cluster) + " CTAs can be resident");
+    v.boxes = int(kBytesPerLaunch / size_t(v.ctas) / (size_t(v.box_rows) * 128));
+    v.map = tile_map(tensor.get(), kCols, rows, 64, v.box_rows / v.cluster, v.swizzle, "TMA read");
     variants.push_back(v);
   };
   for (int box_rows : kBoxRows)
@@ -109,17 +119,37 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
   add({128, 8, /*swizzle=*/false, /*spread=*/false, /*plain=*/true});
   // One warpgroup of cp.async received less than TMA (session 18): whether more warps get more.
   for (int threads : {256, 384}) add({128, 8, /*swizzle=*/false, /*spread=*/true, /*plain=*/true, threads});
+  // Multicast: whether an SM can receive more than L2 serves for distinct lines when the CTAs of
+  // a cluster share each line (beside the value, not in it: a GEMM shares only one operand so).
+  // Groups of 2 and 4 CTAs reading the same boxes at the same time, without multicast: what a
+  // GEMM's CTAs along a tile row or column share through L2 alone, beside what multicast gives.
+  for (int share : {2, 4}) {
+    Variant v{128, 8};
+    v.share = share;
+    add(v);
+  }
+  // Box size and depth, per cluster size (session 23: with the walk in one thread, 16 KiB boxes
+  // stayed at ~65 GB/s per SM whatever the depth and 32 KiB ones reached 96-120).
+  for (int cluster : {2, 4}) {
+    for (int in_flight : {4, 8, 12}) add({128, in_flight, /*swizzle=*/true, /*spread=*/true, /*plain=*/false, 128, cluster});
+    for (int in_flight : {3, 4, 6}) add({256, in_flight, /*swizzle=*/true, /*spread=*/true, /*plain=*/false, 128, cluster});
+  }
   auto pass = [&](const Variant& v) {
     if (v.plain) {
       ceiling_ops::cp_async_stream(tensor.get(), kCols * 2, ctas, v.threads, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight,
                                    v.boxes, v.spread, kNeverKey, static_cast<unsigned*>(sink.get()), s);
       return;
     }
-    ceiling_ops::tma_stream(&v.map, ctas, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight, v.boxes, v.spread,
-                            kNeverKey, static_cast<unsigned*>(sink.get()), s);
+    if (v.cluster > 1) {
+      ceiling_ops::tma_multicast_stream(&v.map, v.cluster, v.ctas, v.box_rows, kCols / 64, rows / v.box_rows,
+                                        v.in_flight, v.boxes, kNeverKey, static_cast<unsigned*>(sink.get()), s);
+      return;
+    }
+    ceiling_ops::tma_stream(&v.map, ctas, v.box_rows, kCols / 64, rows / v.box_rows, v.in_flight, v.boxes,
+                            v.spread ? v.share : 0, kNeverKey, static_cast<unsigned*>(sink.get()), s);
   };
   const auto [gbps, stats] = rates_in_rounds(variants, o, s, pass, [&](const Variant& v) {
-    return double(ctas) * v.boxes * v.box_rows * 128;
+    return double(v.ctas) * v.boxes * v.box_rows * 128;
   });
   const NvmlReading clocks = Nvml::instance(ctx.info().pci_bus_id).read();
 
@@ -129,13 +159,19 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
   size_t best = 0;
   for (size_t i = 0; i < variants.size(); ++i) {
     const auto& v = variants[i];
-    if (!v.plain && gbps[i] > gbps[best]) best = i;
+    if (!v.plain && v.cluster == 1 && gbps[i] > gbps[best]) best = i;
     nlohmann::json row = {{"box_rows", v.box_rows}, {"box_bytes", v.box_rows * 128}, {"in_flight", v.in_flight},
                           {"path", v.plain ? "cp.async" : "tma"}, {"swizzle", v.swizzle ? "128B" : "none"},
                           {"spread", v.spread},
-                          {"gbps", gbps[i]}, {"per_sm_gbps", gbps[i] / ctas}};
-    if (clocks.sm_clock_mhz) row["per_sm_bytes_per_clock"] = gbps[i] / ctas / (*clocks.sm_clock_mhz * 1e-3);
+                          {"gbps", gbps[i]}, {"per_sm_gbps", gbps[i] / v.ctas}, {"ctas", v.ctas}};
+    if (clocks.sm_clock_mhz) row["per_sm_bytes_per_clock"] = gbps[i] / v.ctas / (*clocks.sm_clock_mhz * 1e-3);
     if (v.plain) row["threads"] = v.threads;
+    if (v.share > 1) row["share"] = v.share;
+    if (v.cluster > 1) {
+      row["path"] = "tma multicast";
+      row["cluster"] = v.cluster;
+      row["l2_lines_gbps"] = gbps[i] / v.cluster;  // each line is read from L2 once per cluster
+    }
     per_variant.push_back(row);
   }
   m.value = gbps[best];
@@ -145,7 +181,9 @@ std::optional<CeilingMeasurement> measure_tma_read(DeviceContext& ctx, const Cei
              "from a tensor of a quarter of L2 (L2 hits after the first pass), nothing consuming them; 1 GiB per "
              "launch, event-timed, the variants in shuffled rounds; the value is the fastest TMA variant's median "
              "over all SMs; beside them (path cp.async, not in the value) the same walks copied by 128 threads with "
-             "16-byte cp.async, and by 256 and 384 at 8 boxes in flight";
+             "16-byte cp.async, and by 256 and 384 at 8 boxes in flight; and (path tma multicast, not in the value) "
+             "each box (16 or 32 KiB, 3-12 in flight) multicast inside clusters of 2 or 4 CTAs, each CTA loading its "
+             "slice of the rows for all, the clusters walking distinct boxes";
   m.detail["variants"] = per_variant;
   m.detail["best_box_rows"] = variants[best].box_rows;
   m.detail["best_in_flight"] = variants[best].in_flight;

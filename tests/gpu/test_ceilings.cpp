@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "eval/ceilings.hpp"
@@ -65,6 +66,11 @@ TEST(Ceilings, L2sWriteRateIsMeasuredBesideItsReadRate) {
   EXPECT_GT(write->value, 0);
   EXPECT_GT(write->detail["passes"].get<int>(), 1);
   EXPECT_EQ(write->detail["buffer_bytes"], find("l2_read")->detail["buffer_bytes"]);  // the same slice
+  // The read rate is L2's own (loads that skip L1); the L1 paths over the same slice beside it.
+  const CeilingMeasurement* read = find("l2_read");
+  EXPECT_EQ(read->detail["loads"], "ld.global.cg");
+  EXPECT_GT(read->detail["through_l1_gbps"].get<double>(), 0);
+  EXPECT_GT(read->detail["through_l1_rotated_gbps"].get<double>(), 0);
 }
 
 TEST(Ceilings, TmaDeliversNoFasterThanSharedMemoryTakes) {
@@ -79,14 +85,21 @@ TEST(Ceilings, TmaDeliversNoFasterThanSharedMemoryTakes) {
   // Shared memory takes at most 128 bytes per clock per SM, at the highest clock.
   const double max_ghz = fp16_tensor_peak(*ctx).detail["max_sm_clock_mhz"].get<double>() / 1e3;
   double fastest = 0;
+  std::set<int> multicast;  // the cluster sizes of the multicast variants
   ASSERT_GE(tma->detail["variants"].size(), 4u);
   for (const auto& v : tma->detail["variants"]) {
     EXPECT_GT(v["gbps"].get<double>(), 0) << v.dump();
     EXPECT_LE(v["per_sm_gbps"].get<double>(), 128 * max_ghz * 1.01) << v.dump();
     EXPECT_LE(v["in_flight"].get<int>() * v["box_bytes"].get<int>(), 200 << 10) << v.dump();
     if (v["path"] == "tma") fastest = std::max(fastest, v["gbps"].get<double>());
+    if (v["path"] == "tma multicast") {
+      multicast.insert(v["cluster"].get<int>());
+      EXPECT_EQ(v["ctas"].get<int>() % v["cluster"].get<int>(), 0) << v.dump();
+      EXPECT_DOUBLE_EQ(v["l2_lines_gbps"].get<double>(), v["gbps"].get<double>() / v["cluster"].get<int>());
+    }
   }
-  EXPECT_DOUBLE_EQ(tma->value, fastest);
+  EXPECT_EQ(multicast, (std::set<int>{2, 4})) << "multicast variants in clusters of 2 and of 4";
+  EXPECT_DOUBLE_EQ(tma->value, fastest);  // one CTA's own loads: multicast is beside the value
 }
 
 TEST(Ceilings, TmaStoresLeaveNoFasterThanSharedMemoryGives) {
