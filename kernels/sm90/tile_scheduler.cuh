@@ -6,7 +6,13 @@
 // non-persistent launch is the same walk with one unit per cluster. Cluster tiles are visited in
 // groups of `group_m` rows so that consecutive clusters share B tiles (and A tiles within a
 // group) in L2. The parts of one tile are consecutive units, so they run at the same time and
-// the last of them finds the others' partial sums still in L2.
+// the last of them finds the others' partial sums still in L2; or, with kPartsApart, `tiles`
+// units apart, so that consecutive CTAs (which start together) work on the same K range of
+// neighbouring tiles and read the A and B boxes they share at the same time: L2 serves an SM
+// 117-148 GB/s of boxes that others read with it against 65 of its own (bench/NOTES.md, session
+// 23). Only where every unit has a CTA of its own and no reduction inside a cluster (whose parts
+// must be neighbours): a CTA walking several units could wait, in a sliced reduction, for a part
+// that it or a CTA behind it holds for later.
 #pragma once
 #include "sm90/work_division.cuh"
 
@@ -20,7 +26,7 @@ struct WorkUnit {
   int reduce_tile = 0;     // the tile's index among the tiles that are reduced
 };
 
-template <int kClusterM, int kClusterN>
+template <int kClusterM, int kClusterN, bool kPartsApart = false>
 struct TileScheduler {
   int tiles_m, tiles_n;  // in cluster tiles
   int group_m;
@@ -28,13 +34,15 @@ struct TileScheduler {
   bool stream_k;         // only without clusters (the host's rule)
   StreamKPlan sk;
   int index_units;       // units walked by index: tiles · splits, or the whole-wave tiles of stream-K
+  bool parts_apart = false;  // kPartsApart and allowed for this launch (see above)
 
   struct Cursor {
     int u;                     // next unit index
     long long sk_pos, sk_end;  // this CTA's remaining stream-K iterations
   };
 
-  __device__ TileScheduler(int M, int N, int block_m, int block_n, int group, int k_blocks_, int splits_, bool stream_k_)
+  __device__ TileScheduler(int M, int N, int block_m, int block_n, int group, int k_blocks_, int splits_, bool stream_k_,
+                           bool cluster_reduction = false)
       : tiles_m((M + block_m * kClusterM - 1) / (block_m * kClusterM)),
         tiles_n((N + block_n * kClusterN - 1) / (block_n * kClusterN)),
         group_m(group < 1 ? 1 : group),
@@ -47,6 +55,7 @@ struct TileScheduler {
     } else {
       index_units = tiles_m * tiles_n * splits;
     }
+    if constexpr (kPartsApart) parts_apart = splits > 1 && !cluster_reduction && index_units <= stride();
   }
 
   __device__ static int first() { return blockIdx.x / (kClusterM * kClusterN); }
@@ -70,7 +79,10 @@ struct TileScheduler {
   __device__ bool next(Cursor& c, unsigned rank, WorkUnit& w) const {
     if (c.u < index_units) {
       // Unsplit launches skip the division: the walk runs it once per tile in every consumer warp.
-      const int t = splits == 1 ? c.u : c.u / splits, split = c.u - t * splits;
+      int t = splits == 1 ? c.u : c.u / splits, split = c.u - t * splits;
+      if constexpr (kPartsApart) {
+        if (parts_apart) t = c.u % (tiles_m * tiles_n), split = c.u / (tiles_m * tiles_n);
+      }
       tile_of(t, rank, w.tile_m, w.tile_n);
       w.kb_begin = kb_begin(split);
       w.kb_count = kb_begin(split + 1) - w.kb_begin;

@@ -55,16 +55,21 @@ std::string KernelConfig::name() const {
   std::ostringstream o;
   o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
     << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
-    << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "");
+    << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "")
+    << (parts_apart ? "_pa" : "");
   return o.str();
 }
 
 nlohmann::json KernelConfig::to_json() const {
-  return {{"family", "sm90"},         {"layout", to_string(layout)}, {"acc", to_string(acc)},
-          {"block_m", block_m},       {"block_n", block_n},          {"block_k", block_k},
-          {"stages", stages},         {"consumers", consumers},      {"mode", mode_name(mode)},
-          {"cluster_m", cluster_m},   {"cluster_n", cluster_n},      {"multicast", multicast},
-          {"tma_store", tma_store},   {"swap_ab", swap_ab}};
+  nlohmann::json j = {{"family", "sm90"},       {"layout", to_string(layout)}, {"acc", to_string(acc)},
+                      {"block_m", block_m},     {"block_n", block_n},          {"block_k", block_k},
+                      {"stages", stages},       {"consumers", consumers},      {"mode", mode_name(mode)},
+                      {"cluster_m", cluster_m}, {"cluster_n", cluster_n},      {"multicast", multicast},
+                      {"tma_store", tma_store}, {"swap_ab", swap_ab}};
+  // Written only when set, so the JSON of every config from before the knob stays as it was (the
+  // results database and the tables key candidates by it).
+  if (parts_apart) j["parts_apart"] = true;
+  return j;
 }
 
 KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
@@ -83,6 +88,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
     c.multicast = j.value("multicast", false);
     c.tma_store = j.value("tma_store", false);
     c.swap_ab = j.value("swap_ab", false);
+    c.parts_apart = j.value("parts_apart", false);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("kernel config: ") + e.what());
@@ -90,7 +96,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
 }
 
 KernelConfig KernelConfig::from_name(const std::string& name) {
-  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore]
+  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_pa]
   std::vector<std::string> part;
   std::stringstream in(name);
   for (std::string p; std::getline(in, p, '_');) part.push_back(p);
@@ -123,6 +129,7 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
     if (part[i] == "mc") c.multicast = true;
     else if (part[i] == "tmastore") c.tma_store = true;
     else if (part[i] == "swap") c.swap_ab = true;
+    else if (part[i] == "pa") c.parts_apart = true;
     else throw bad("unknown suffix '" + part[i] + "'");
   }
   if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
@@ -235,13 +242,13 @@ LaunchKnobs LaunchKnobs::from_suffix(const std::string& suffix) {
 
 std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::string& name) {
   // The config's name is its first eight '_'-separated parts and its own flags (mc, tmastore,
-  // swap); whatever follows is the launch-knob suffix.
+  // swap, pa); whatever follows is the launch-knob suffix.
   size_t at = 0;
   for (int part = 0; part < 8 && at != std::string::npos; ++part) at = name.find('_', at + (part > 0 ? 1 : 0));
   while (at != std::string::npos) {
     const size_t next = name.find('_', at + 1);
     const std::string part = name.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    if (part != "mc" && part != "tmastore" && part != "swap") break;
+    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa") break;
     at = next;
   }
   const std::string config = at == std::string::npos ? name : name.substr(0, at);
@@ -281,6 +288,9 @@ std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
       return "a reduction inside a cluster writes " + std::to_string(cluster_reduction_bytes(c)) +
              " bytes of partial sums over the stage ring, which holds " + std::to_string(c.stage_ring_bytes());
   }
+  if (c.parts_apart && (k.splits < 2 || k.cluster_reduction))
+    return "parts apart orders a split tile's parts summed through global memory: it needs splits >= 2 and no "
+           "reduction inside a cluster (else it builds a second cubin for the same launch)";
   return {};
 }
 
@@ -424,6 +434,7 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << "  static constexpr bool kMulticast = " << b(c.multicast) << ", kTmaStore = " << b(c.tma_store)
     << ", kF32Acc = " << b(c.acc == Accum::f32) << ", kBNMajor = " << b(c.layout == Layout::nn)
     << ", kSwapAB = " << b(c.swap_ab) << ";\n"
+    << (c.parts_apart ? "  static constexpr bool kPartsApart = true;\n" : "")  // absent: false (hgemm_traits.cuh)
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
     << "static_assert(Traits::kSmemBytes == " << c.shared_bytes() << ", \"host and kernel disagree on shared memory\");\n"

@@ -31,9 +31,16 @@ struct KernelConfig {
   // Swap-AB: compute Cᵀ = B·Aᵀ (layout tn: both operands K-major), so C's N runs along the tile's
   // rows and a small M along wgmma's N, stored to C transposed. The kernel's M and N are N and M.
   bool swap_ab = false;
+  // Split launches only: a tile's parts run on CTAs `tiles` apart instead of side by side, so the
+  // CTAs that start together share a K range and read the A and B boxes they have in common at the
+  // same time (L2 then serves each SM about twice what it serves for lines no one else reads:
+  // bench/NOTES.md, session 23). The kernel keeps a tile's parts together where it cannot (sums
+  // inside a cluster, or more units than CTAs). Not in the default space: the tuner measures it
+  // as a twin of split finalists (tune --parts-apart).
+  bool parts_apart = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap]"
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa]"
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.

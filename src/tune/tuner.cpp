@@ -166,7 +166,9 @@ class Tuner {
   // Decided, heavy, and not compared again in this run yet (--refinal-heavy).
   bool needs_refinal(const Shape&, Layout) const;
   void refinal_problem(const Shape&, Layout);
-  // --raster-groups: the finalists' launches with each group not measured yet on this problem.
+  // --raster-groups, --parts-apart: the finalists' variants not measured yet on this problem
+  // (launched with each raster group; split launches built with their parts apart).
+  bool wants_finalist_variants() const { return !o_.raster_groups.empty() || o_.parts_apart; }
   std::vector<KernelCandidate> raster_variants(const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
                                const std::optional<double>& baseline_us);
@@ -208,7 +210,7 @@ class Tuner {
   size_t progress_done_ = 0;
   int budget_ = 0;  // the measurements of the problem being tuned (budget_for)
   std::set<std::string> refinaled_;  // problems compared again in this run (--refinal-heavy)
-  std::set<std::string> rerastered_;  // decided problems reopened in this run (--raster-groups)
+  std::set<std::string> rerastered_;  // decided problems reopened in this run (--raster-groups, --parts-apart)
 };
 
 // A decided problem's fastest kernel carried to layout `l`: the same knobs, built for any shape;
@@ -501,7 +503,10 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
 std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, Measurement>& known,
                                                     bool heavy_problem) const {
   std::vector<KernelCandidate> out;
-  if (o_.raster_groups.empty()) return out;
+  if (!wants_finalist_variants()) return out;
+  auto add = [&](const KernelCandidate& v) {
+    if (!known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back(v);
+  };
   for (const auto& name : fastest_passing(known, finalist_count(heavy_problem))) {
     const auto c = candidate_named(db_, name);
     if (!c || !c->hopper()) continue;
@@ -509,7 +514,12 @@ std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, 
       if (c->knobs.group_m == g) continue;
       KernelCandidate v = *c;
       v.knobs.group_m = g;
-      if (!known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back(v);
+      add(v);
+    }
+    if (o_.parts_apart && !c->config.parts_apart && c->knobs.splits > 1 && !c->knobs.cluster_reduction) {
+      KernelCandidate v = *c;
+      v.config.parts_apart = true;
+      add(v);
     }
   }
   return out;
@@ -519,11 +529,13 @@ void Tuner::measure_raster_variants(const Shape& s, Layout l, std::map<std::stri
                                     const std::optional<double>& baseline_us) {
   for (const auto& v : raster_variants(known, heavy(baseline_us)))
     measure_candidate(s, l, v, known, nullptr, baseline_us,
-                      "raster group " + std::to_string(v.knobs.group_m) + " of a finalist (--raster-groups)");
+                      v.config.parts_apart ? std::string("a finalist built with its parts apart (--parts-apart)")
+                                           : "raster group " + std::to_string(v.knobs.group_m) +
+                                                 " of a finalist (--raster-groups)");
 }
 
 bool Tuner::needs_raster(const Shape& s, Layout l) const {
-  if (o_.raster_groups.empty() || needs_work(s, l) || rerastered_.count(problem_name(s, l)) || !db_.decision(s, l, o_.acc))
+  if (!wants_finalist_variants() || needs_work(s, l) || rerastered_.count(problem_name(s, l)) || !db_.decision(s, l, o_.acc))
     return false;
   return !raster_variants(recorded(s, l), heavy(recorded_baseline_us(s, l))).empty();
 }
@@ -717,7 +729,7 @@ void Tuner::run(TuneResult& r) {
   }
   progress.finish(std::to_string(r.tuned_now) + " problems tuned, " +
                   (r.refinaled ? std::to_string(r.refinaled) + " heavy ones compared again, " : std::string()) +
-                  (r.rerastered ? std::to_string(r.rerastered) + " decided ones reopened for raster groups, " : std::string()) +
+                  (r.rerastered ? std::to_string(r.rerastered) + " decided ones reopened for finalists' variants, " : std::string()) +
                   std::to_string(measured_) +
                   " candidates measured (" + std::to_string(failed_) + " failed), " +
                   (not_built_ ? std::to_string(not_built_) + " did not compile, " : std::string()) +
@@ -949,7 +961,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups},
+                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()

@@ -78,6 +78,11 @@ struct TuneOptions {
   // and only while one of those variants is unmeasured. A store-bound launch writes C faster
   // along whole rows than in the square waves of the automatic group (bench/NOTES.md, session 21).
   std::vector<int> raster_groups;
+  // --parts-apart: likewise, each finalist that is a split launch summed through global memory is
+  // also measured built with its parts apart (KernelConfig::parts_apart): the CTAs that start
+  // together then read the boxes they share at once (tall-K launches 5-20% faster, bench/NOTES.md,
+  // session 23).
+  bool parts_apart = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";
@@ -93,7 +98,7 @@ struct TuneResult {
   Table table;
   size_t problems = 0, tuned_now = 0, already_done = 0, skipped = 0;
   size_t refinaled = 0;  // decided heavy problems compared again (--refinal-heavy)
-  size_t rerastered = 0;  // decided problems whose finalists were measured with --raster-groups
+  size_t rerastered = 0;  // decided problems whose finalists were measured with --raster-groups or --parts-apart
   long long measured = 0, reused = 0, failed = 0;  // candidate measurements
   long long not_built = 0;  // candidates that did not compile (or spill): recorded, not measured
   long long foreign = 0;  // measurements in the database from other environments (not used)

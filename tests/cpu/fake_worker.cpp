@@ -13,6 +13,7 @@
 //   --sm80-speedup X     sm80-family kernels X times faster than their Hopper model
 //   --specialized-speedup X   builds for one shape X times faster than the generic build
 //   --raster-speedup X        launches with an explicit raster group (group_m > 0) X times faster
+//   --parts-apart-speedup X   builds with a split tile's parts apart X times faster
 //   --steady-slower NAME      config NAME 1.5x slower in the final comparison than in its estimate
 //                             (as a kernel that loses more than others at the power cap)
 //   --log FILE      one line per request: "op M N K layout name"
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
     else if (a == "--sm80-speedup") plan.speedups.sm80 = std::stod(value());
     else if (a == "--specialized-speedup") plan.speedups.specialized = std::stod(value());
     else if (a == "--raster-speedup") plan.speedups.raster = std::stod(value());
+    else if (a == "--parts-apart-speedup") plan.speedups.parts_apart = std::stod(value());
     else if (a == "--steady-slower") plan.steady_slower.insert(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);

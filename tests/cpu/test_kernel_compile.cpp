@@ -105,6 +105,26 @@ TEST(KernelCompile, CodeFingerprintIgnoresLineNumbersAndFollowsTheCode) {
   EXPECT_THROW(jit::code_fingerprint(cut), Error);
 }
 
+// A split tile's parts apart is a knob of its own cubin; a config without it generates the
+// source it did before the knob existed (no kPartsApart line), so its code and the results the
+// database keeps for it stay valid.
+TEST(KernelCompile, PartsApartBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas) {
+  KernelConfig c;
+  c.block_m = c.block_n = 64;
+  c.consumers = 1;
+  KernelConfig apart = c;
+  apart.parts_apart = true;
+  EXPECT_EQ(jit_source(c).find("kPartsApart"), std::string::npos);
+  EXPECT_NE(jit_source(apart).find("static constexpr bool kPartsApart = true;"), std::string::npos);
+  const auto base = jit::compile(request(c));
+  const auto spread = jit::compile(request(apart));
+  ASSERT_TRUE(base.ok && spread.ok) << base.log << spread.log;
+  EXPECT_NE(jit::code_fingerprint(base.cubin), jit::code_fingerprint(spread.cubin));
+  if (testing::can_disassemble()) {
+    EXPECT_NE(testing::sass_of(spread.cubin, apart.name()).find("HGMMA.64x64x16"), std::string::npos);
+  }
+}
+
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
   KernelConfig f32;

@@ -241,6 +241,30 @@ TEST(ConfigSpace, CoveringSampleIsReproducibleAndCoversEveryValue) {
   EXPECT_EQ(n.layouts, 2u);
 }
 
+// Parts apart: a flag of the config's name and JSON (absent from the JSON when off, as configs
+// before it were written), and only for split launches summed through global memory.
+TEST(KernelConfig, PartsApartIsForSplitLaunchesSummedThroughGlobalMemory) {
+  KernelConfig c;
+  c.block_n = 64;
+  EXPECT_FALSE(c.to_json().contains("parts_apart"));
+  c.parts_apart = true;
+  EXPECT_TRUE(is_valid(c));
+  EXPECT_EQ(c.name(), "sm90_tn_f32_128x64x64_s4_c2_coop_1x1_pa");
+  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
+  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  LaunchKnobs split;
+  split.splits = 8;
+  EXPECT_EQ(launch_problem(c, split), "");
+  const auto [config, knobs] = parse_hopper_candidate_name(c.name() + split.suffix());
+  EXPECT_EQ(config, c);
+  EXPECT_EQ(knobs.splits, 8);
+  EXPECT_NE(launch_problem(c, LaunchKnobs{}), "");             // unsplit: the same launch as without
+  EXPECT_NE(launch_problem(c, cluster_reduced(split)), "");   // a cluster's parts must be neighbours
+  KernelConfig together = c;
+  together.parts_apart = false;
+  EXPECT_EQ(launch_problem(together, LaunchKnobs{}), "");
+}
+
 TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
   KernelConfig c;
   c.block_n = 64;

@@ -934,6 +934,45 @@ TEST(Tuner, RasterGroupsReopenADecidedProblemAndMeasureItsFinalistsWithEachGroup
   EXPECT_EQ(third.already_done, 1u);
 }
 
+// --parts-apart reopens a decided problem whose finalists are split launches: each is measured
+// again built with its tile's parts apart (beyond the budget), and the final decides among them
+// all; a rerun reopens nothing.
+TEST(Tuner, PartsApartReopensADecidedSplitProblemAndMeasuresItsFinalistsBuiltSo) {
+  Fixture f;
+  const Shape s{256, 256, 16384};  // four 128x128 tiles: the finalists split K
+  auto o = f.options({s}, 4);
+  o.max_splits = 16;
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  const std::vector<std::string> apart_faster = {"--parts-apart-speedup", "1.2"};
+  f.run(o, apart_faster);
+  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->best.find("_pa"), std::string::npos) << before->best;
+  const size_t measured_before = f.logged("measure").size();
+
+  o.parts_apart = true;
+  const TuneResult again = f.run(o, apart_faster);
+  EXPECT_EQ(again.rerastered, 1u);
+  EXPECT_EQ(again.tuned_now, 0u);
+  const auto measures = f.logged("measure");
+  ASSERT_GT(measures.size(), measured_before);
+  EXPECT_LE(measures.size(), measured_before + 2);  // at most one twin per finalist
+  for (size_t i = measured_before; i < measures.size(); ++i) {
+    EXPECT_NE(measures[i].find("_pa_k"), std::string::npos) << measures[i];  // a split launch, built apart
+    EXPECT_EQ(measures[i].find("_dsm"), std::string::npos) << measures[i];   // never a sum inside a cluster
+  }
+  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_NE(after->best.find("_pa_k"), std::string::npos) << after->best;  // 1.2x faster apart
+  EXPECT_EQ(after->budget, before->budget);
+
+  const TuneResult third = f.run(o, apart_faster);
+  EXPECT_EQ(third.rerastered, 0u);
+  EXPECT_EQ(third.measured, 0);
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.

@@ -178,6 +178,43 @@ TEST(Sm90Kernel, SplitKAndStreamKPassTheGate) {
   }
 }
 
+// The same with each tile's parts apart (KernelConfig::parts_apart): one wave persistent (the
+// parts spread over the grid), more units than CTAs persistent (the kernel keeps a tile's parts
+// together), and non-persistent over several waves (apart, with the last-arriver sum).
+TEST(Sm90Kernel, SplitKWithPartsApartPassesTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const std::vector<Shape> shapes = {{64, 64, 16384}, {7, 77, 4104}, {512, 512, 8192}, {130, 200, 16384},
+                                     {2112, 3000, 1024}};
+  int ran = 0;
+  for (KernelConfig cfg : split_k_configs()) {
+    cfg.parts_apart = true;
+    const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+    ASSERT_TRUE(compiled.ok) << cfg.name() << "\n" << compiled.log;
+    auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+    for (const Shape& s : shapes)
+      for (int splits : {2, 5, 16})
+        for (bool persistent : {true, false}) {
+          const Problem problem{s, cfg.layout, cfg.acc};
+          if (!why_not_supported(cfg, problem).empty()) continue;
+          LaunchKnobs knobs;
+          knobs.splits = splits;
+          knobs.persistent = persistent;
+          knobs.pdl = splits == 5;
+          knobs.sliced_reduction = splits != 16;
+          if (!launch_problem(cfg, knobs).empty()) continue;
+          ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+          Sm90Kernel k(*ctx, cfg, knobs, loaded);
+          k.prepare(problem, {buf.guarded()});
+          expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
+                                          k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+          ++ran;
+        }
+  }
+  EXPECT_GT(ran, 100);
+}
+
 // Split-K summed inside a cluster of the parts' CTAs through distributed shared memory: every
 // split-K config (both consumer modes, both layouts, f16 sums, swap-AB; the multicast ones are
 // refused by the rules) on the odd and tall shapes, with 2..16 parts (above 8: a non-portable
