@@ -17,26 +17,14 @@ struct AccRegOf<false> {
   using type = ptx::u32;  // two fp16 packed
 };
 
-// kPartsApart, optional in Knobs (false when absent, so configs without it build as before it
-// existed): a split launch's parts of a tile spread over the grid (tile_scheduler.cuh).
-template <class Knobs, class = void>
-struct PartsApartOf {
-  static constexpr bool value = false;
-};
-template <class Knobs>
-struct PartsApartOf<Knobs, decltype(void(Knobs::kPartsApart))> {
-  static constexpr bool value = Knobs::kPartsApart;
-};
-
 // Knobs: a struct with static constexpr members kBlockM, kBlockN, kStages, kConsumers, kPingPong,
 // kClusterM, kClusterN, kMulticast, kTmaStore, kF32Acc, kBNMajor, kSwapAB, and optionally
-// kPartsApart (the JIT writes one per config). With kSwapAB the kernel computes Cᵀ: its A is the
+// kPartsApart (tile_scheduler.cuh's parts_apart_of; the JIT writes one per config). With kSwapAB the kernel computes Cᵀ: its A is the
 // caller's B and its B the caller's A.
 template <class Knobs>
 struct HgemmTraits : Knobs {
   using Knobs::kBlockM, Knobs::kBlockN, Knobs::kStages, Knobs::kConsumers, Knobs::kPingPong, Knobs::kClusterM,
       Knobs::kClusterN, Knobs::kMulticast, Knobs::kTmaStore, Knobs::kF32Acc, Knobs::kBNMajor, Knobs::kSwapAB;
-  static constexpr bool kPartsApart = PartsApartOf<Knobs>::value;
 
   static constexpr int kBlockK = 64;                       // one 128-byte swizzle row of fp16
   static constexpr int kMaxSmemBytes = 232448;             // 227 KB: the most a CTA can have

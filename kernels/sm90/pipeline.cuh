@@ -83,7 +83,7 @@ __device__ inline void release_stage(const SharedStorage<T>& smem, int stage) {
 // The producer: one thread streams every (unit, k-block) of this CTA's walk into the ring.
 template <class T>
 __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b,
-                               const TileScheduler<T::kClusterM, T::kClusterN, T::kPartsApart>& sched, ptx::u32 rank) {
+                               const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(0)>& sched, ptx::u32 rank) {
   using namespace ptx;
   constexpr u16 kBoth = 0b11;
   RingPosition pos;

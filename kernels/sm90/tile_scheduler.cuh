@@ -18,6 +18,18 @@
 
 namespace gemmforge::sm90 {
 
+// A config's kPartsApart, optional in its Knobs (false when absent, so configs without it build
+// as before it existed). Functions, not a constexpr member: NVRTC's -default-device would emit
+// such a member into every cubin.
+template <class Knobs>
+__host__ __device__ constexpr auto parts_apart_of(int) -> decltype(bool(Knobs::kPartsApart)) {
+  return Knobs::kPartsApart;
+}
+template <class Knobs>
+__host__ __device__ constexpr bool parts_apart_of(long) {
+  return false;
+}
+
 struct WorkUnit {
   int tile_m, tile_n;      // CTA tile coordinates
   int kb_begin, kb_count;  // the unit's K blocks (kb_count >= 1)
