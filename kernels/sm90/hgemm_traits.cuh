@@ -45,15 +45,20 @@ struct HgemmTraits : Knobs {
   static constexpr int kBColumnBlock = 64;
   static constexpr int kBColumnBlockBytes = kBlockK * kBColumnBlock * 2;
 
-  // Multicast: CTAs side by side along M share B, along N share A. Each CTA loads half of the
-  // shared tile (split along the tile's outer dimension) and sends it to both.
-  static constexpr bool kMulticastA = kMulticast && kClusterN == 2;
-  static constexpr bool kMulticastB = kMulticast && kClusterM == 2;
-  static constexpr int kABoxRows = kMulticastA ? kBlockM / 2 : kBlockM;
-  static constexpr int kBBoxRows = kBNMajor ? (kMulticastB ? kBlockK / 2 : kBlockK)  // k-rows per column block
-                                            : (kMulticastB ? kBlockN / 2 : kBlockN);
+  // Multicast: the CTAs of a cluster row (same tile row, kClusterN of them) share A, those of a
+  // cluster column (kClusterM) share B. Each CTA loads its slice of a shared tile (split along the
+  // tile's outer dimension) and sends it to every CTA that shares the tile. A CTA's rank is
+  // rank_m + kClusterM · rank_n (tile_scheduler.cuh).
+  static constexpr bool kMulticastA = kMulticast && kClusterN > 1;
+  static constexpr bool kMulticastB = kMulticast && kClusterM > 1;
+  static constexpr int kABoxRows = kMulticastA ? kBlockM / kClusterN : kBlockM;
+  static constexpr int kBBoxRows = kBNMajor ? (kMulticastB ? kBlockK / kClusterM : kBlockK)  // k-rows per column block
+                                            : (kMulticastB ? kBlockN / kClusterM : kBlockN);
   // Arrivals that free a stage: every consumer warp that read it, in every CTA it was sent to.
-  static constexpr int kEmptyArrivals = kStageReaders * 4 * (kMulticast ? kClusterSize : 1);
+  // With multicast those are the CTAs that write into this CTA's stages (and whose stages it
+  // writes into): its cluster row and column, itself counted once; all of a two-CTA cluster.
+  // (No member of its own: NVRTC's -default-device would emit one into every cubin.)
+  static constexpr int kEmptyArrivals = kStageReaders * 4 * (kMulticast ? kClusterM + kClusterN - 1 : 1);
 
   // TMA-store epilogue: each consumer stages its rows of C in shared memory in column blocks of
   // kEpiCols (the widest swizzle that divides BN, so the register-to-smem writes are free of bank
@@ -101,10 +106,14 @@ struct HgemmTraits : Knobs {
   static_assert(kBlockM <= 256 && kBlockN <= 256, "a TMA box side is at most 256 elements");
   static_assert(kStages >= 2, "a pipeline needs at least two stages");
   static_assert(!kBNMajor || kBlockN % kBColumnBlock == 0, "N-major B tiles are whole 64-column blocks");
-  static_assert(kClusterSize == 1 || kClusterSize == 2, "clusters of one or two CTAs");
-  static_assert(!kMulticast || kClusterSize == 2, "multicast needs a two-CTA cluster");
-  static_assert(!kMulticastB || kBNMajor || (kBlockN / 2) % 8 == 0,
-                "half a B tile must be whole 8-row swizzle atoms");
+  static_assert((kClusterM == 1 || kClusterM == 2 || kClusterM == 4 || kClusterM == 8) &&
+                    (kClusterN == 1 || kClusterN == 2 || kClusterN == 4 || kClusterN == 8) && kClusterSize <= 8,
+                "cluster sides of 1, 2, 4 or 8 CTAs, at most 8 in all (the portable cluster size)");
+  static_assert(!kMulticast || kClusterSize > 1, "multicast needs a cluster of more than one CTA");
+  static_assert(kMulticast || kClusterSize == 1, "a cluster without multicast shares nothing");
+  static_assert(kABoxRows % 8 == 0 && (kBNMajor || kBBoxRows % 8 == 0),
+                "a CTA's slice of a shared K-major tile must be whole 8-row swizzle atoms");
+  static_assert(!kBNMajor || kBBoxRows >= 8, "a CTA's slice of an N-major B tile must be whole 8-k-row swizzle atoms");
   static_assert(!kTmaStore || kBlockN % 16 == 0, "TMA-store column blocks are 16, 32 or 64 wide");
   static_assert(!kSwapAB || (!kBNMajor && !kTmaStore), "swap-AB: both operands K-major, C stored transposed directly");
   static_assert(kStageBytes % 1024 == 0 && kEpiBufferBytes % 1024 == 0, "swizzled tiles start on 1024-byte boundaries");

@@ -66,15 +66,41 @@ __device__ inline void init_ring(const SharedStorage<T>& smem) {
   else __syncthreads();
 }
 
+// Multicast masks: the CTAs that share this CTA's A tile (its cluster row: the same rank_m) and
+// its B tile (its cluster column: the same rank_n).
+template <class T>
+__device__ inline ptx::u16 multicast_mask_a(ptx::u32 rank) {
+  const ptx::u32 rank_m = cluster_rank_m<T::kClusterM, T::kClusterN>(rank);
+  ptx::u32 mask = 0;
+#pragma unroll
+  for (int j = 0; j < T::kClusterN; ++j) mask |= 1u << (rank_m + ptx::u32(T::kClusterM * j));
+  return ptx::u16(mask);
+}
+template <class T>
+__device__ inline ptx::u16 multicast_mask_b(ptx::u32 rank) {
+  const ptx::u32 rank_n = cluster_rank_n<T::kClusterM, T::kClusterN>(rank);
+  return ptx::u16(((1u << T::kClusterM) - 1u) << (ptx::u32(T::kClusterM) * rank_n));
+}
+
 // Frees a stage: one arrival per consumer warp, on this CTA's barrier and, when the stage was
-// filled by multicast, on the partner's too (its producer writes into our copy of the stage).
+// filled by multicast, on those of the CTAs that write into it (its cluster row for A, its
+// column for B), whose producers wait for it before refilling their slices.
 template <class T>
 __device__ inline void release_stage(const SharedStorage<T>& smem, int stage) {
   using namespace ptx;
   if (lane_id() != 0) return;
-  if constexpr (T::kMulticast) {
+  if constexpr (T::kMulticast && T::kClusterSize == 2) {
 #pragma unroll
     for (u32 cta = 0; cta < u32(T::kClusterSize); ++cta) mbarrier_arrive_cluster(smem.empty(stage), cta);
+  } else if constexpr (T::kMulticast) {
+    const u32 rank = cluster_cta_rank();
+    const u32 rank_m = cluster_rank_m<T::kClusterM, T::kClusterN>(rank);
+    const u32 rank_n = cluster_rank_n<T::kClusterM, T::kClusterN>(rank);
+#pragma unroll
+    for (int j = 0; j < T::kClusterN; ++j) mbarrier_arrive_cluster(smem.empty(stage), rank_m + u32(T::kClusterM * j));
+#pragma unroll
+    for (int i = 0; i < T::kClusterM; ++i)
+      if (u32(i) != rank_m) mbarrier_arrive_cluster(smem.empty(stage), u32(i) + u32(T::kClusterM) * rank_n);
   } else {
     mbarrier_arrive(smem.empty(stage));
   }
@@ -85,7 +111,11 @@ template <class T>
 __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b,
                                const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(0)>& sched, ptx::u32 rank) {
   using namespace ptx;
-  constexpr u16 kBoth = 0b11;
+  // Two-CTA clusters share one operand with both CTAs; larger ones each operand along a side.
+  const u16 mask_a = T::kClusterSize == 2 ? u16(0b11) : multicast_mask_a<T>(rank);
+  const u16 mask_b = T::kClusterSize == 2 ? u16(0b11) : multicast_mask_b<T>(rank);
+  const int slice_a = int(cluster_rank_n<T::kClusterM, T::kClusterN>(rank));  // this CTA's slice of A
+  const int slice_b = int(cluster_rank_m<T::kClusterM, T::kClusterN>(rank));  // and of B
   RingPosition pos;
   u64 wait_clocks = 0, last_issue = 0;  // for trace.cuh's stamps only: always 0 in other builds
   bool issued = false;
@@ -97,28 +127,28 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
       const u64 wait_start = trace::clock();
       mbarrier_wait(smem.empty(s), pos.phase ^ 1);  // a fresh barrier counts as released
       wait_clocks += trace::clock() - wait_start;
-      // Full stage bytes land in every CTA: its own half and its partner's half when multicast.
+      // Full stage bytes land in every CTA: its own slices and those the CTAs sharing its tiles send.
       mbarrier_arrive_expect_tx(smem.full(s), T::kStageBytes);
       const int k0 = kb * T::kBlockK;
       if constexpr (T::kMulticastA) {
-        const int half = int(rank) * T::kABoxRows;
-        tma_load_2d_multicast(smem.a_tile(s) + half * 128, &tmap_a, smem.full(s), k0, tm * T::kBlockM + half, kBoth);
+        const int half = slice_a * T::kABoxRows;
+        tma_load_2d_multicast(smem.a_tile(s) + half * 128, &tmap_a, smem.full(s), k0, tm * T::kBlockM + half, mask_a);
       } else {
         tma_load_2d(smem.a_tile(s), &tmap_a, smem.full(s), k0, tm * T::kBlockM);
       }
       if constexpr (T::kBNMajor) {
-        const int half = T::kMulticastB ? int(rank) * T::kBBoxRows : 0;  // k-rows
+        const int half = T::kMulticastB ? slice_b * T::kBBoxRows : 0;  // k-rows
 #pragma unroll
         for (int j = 0; j < T::kBlockN / T::kBColumnBlock; ++j) {
           unsigned char* dst = smem.b_tile(s) + j * T::kBColumnBlockBytes + half * 128;
           const int n0 = tn * T::kBlockN + j * T::kBColumnBlock;
-          if constexpr (T::kMulticastB) tma_load_2d_multicast(dst, &tmap_b, smem.full(s), n0, k0 + half, kBoth);
+          if constexpr (T::kMulticastB) tma_load_2d_multicast(dst, &tmap_b, smem.full(s), n0, k0 + half, mask_b);
           else tma_load_2d(dst, &tmap_b, smem.full(s), n0, k0);
         }
       } else {
         if constexpr (T::kMulticastB) {
-          const int half = int(rank) * T::kBBoxRows;
-          tma_load_2d_multicast(smem.b_tile(s) + half * 128, &tmap_b, smem.full(s), k0, tn * T::kBlockN + half, kBoth);
+          const int half = slice_b * T::kBBoxRows;
+          tma_load_2d_multicast(smem.b_tile(s) + half * 128, &tmap_b, smem.full(s), k0, tn * T::kBlockN + half, mask_b);
         } else {
           tma_load_2d(smem.b_tile(s), &tmap_b, smem.full(s), k0, tn * T::kBlockN);
         }

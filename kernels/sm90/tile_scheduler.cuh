@@ -30,6 +30,18 @@ __host__ __device__ constexpr bool parts_apart_of(long) {
   return false;
 }
 
+// A CTA's place in its cluster of kClusterM × kClusterN CTAs (rank = rank_m + kClusterM · rank_n):
+// its offset along M (the cluster column it is in) and along N. With one side 1 the other is the
+// rank itself, so a two-CTA cluster does no arithmetic.
+template <int kClusterM, int kClusterN>
+__device__ inline unsigned cluster_rank_m(unsigned rank) {
+  return kClusterM == 1 ? 0u : (kClusterN == 1 ? rank : rank % unsigned(kClusterM));
+}
+template <int kClusterM, int kClusterN>
+__device__ inline unsigned cluster_rank_n(unsigned rank) {
+  return kClusterN == 1 ? 0u : (kClusterM == 1 ? rank : rank / unsigned(kClusterM));
+}
+
 struct WorkUnit {
   int tile_m, tile_n;      // CTA tile coordinates
   int kb_begin, kb_count;  // the unit's K blocks (kb_count >= 1)
@@ -132,8 +144,8 @@ struct TileScheduler {
     const int first_m = (t / per_group) * group_m;
     const int rows = min(tiles_m - first_m, group_m);
     const int local = t % per_group;
-    tile_m = (first_m + local % rows) * kClusterM + (kClusterM > 1 ? int(rank) : 0);
-    tile_n = (local / rows) * kClusterN + (kClusterN > 1 ? int(rank) : 0);
+    tile_m = (first_m + local % rows) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
+    tile_n = (local / rows) * kClusterN + int(cluster_rank_n<kClusterM, kClusterN>(rank));
   }
 };
 

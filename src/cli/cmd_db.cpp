@@ -1,16 +1,20 @@
 // gemmforge db: a tune's results database as CSV files and back, so a database measured on a
 // device machine that keeps nothing can be committed with its results and resumed later.
+#include <fstream>
 #include <iostream>
 #include <map>
 
 #include "cli/commands.hpp"
 #include "core/progress.hpp"
+#include "core/records.hpp"
 #include "jit/cache_key.hpp"
 #include "jit/code_fingerprint.hpp"
 #include "jit/compile_pool.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/candidate_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
+#include "runtime/table.hpp"
+#include "runtime/table_builds.hpp"
 #include "search/results_db.hpp"
 #include "tune/carry.hpp"
 
@@ -27,14 +31,15 @@ void as_usage_error(F&& f) {
   }
 }
 
-// Whether each candidate builds to the same code from `from_dir`'s headers as from the current
-// ones: both builds of every candidate at once, on all cores, through the kernel cache.
-std::map<std::string, std::optional<bool>> same_code_of(const std::vector<KernelCandidate>& cands,
-                                                        const std::string& from_dir, const std::string& arch) {
+// Whether each build (a request under the current headers) builds to the same code from
+// `from_dir`'s headers: both builds of every request at once, on all cores, through the kernel
+// cache; nullopt where either build failed.
+std::vector<std::optional<bool>> same_code_of_builds(const std::vector<jit::CompileRequest>& now_reqs,
+                                                     const std::string& from_dir) {
   std::vector<jit::CompileRequest> reqs;
-  for (const auto& c : cands) {
-    reqs.push_back(compile_request(c, arch));
-    reqs.push_back(reqs.back());
+  for (const auto& r : now_reqs) {
+    reqs.push_back(r);
+    reqs.push_back(r);
     reqs.back().include_dirs = {from_dir};
   }
   jit::KernelCache cache;
@@ -46,15 +51,69 @@ std::map<std::string, std::optional<bool>> same_code_of(const std::vector<Kernel
     progress.update(done, failed ? std::to_string(failed) + " failed" : std::string());
   });
   progress.finish("");
-  std::map<std::string, std::optional<bool>> same;
-  for (size_t i = 0; i < cands.size(); ++i) {
+  std::vector<std::optional<bool>> same;
+  for (size_t i = 0; i < now_reqs.size(); ++i) {
     const auto& now = results[2 * i];
     const auto& then = results[2 * i + 1];
-    same[cands[i].name()] = now.ok && then.ok ? std::optional<bool>(jit::code_fingerprint(now.cubin) ==
-                                                                    jit::code_fingerprint(then.cubin))
-                                              : std::nullopt;
+    same.push_back(now.ok && then.ok ? std::optional<bool>(jit::code_fingerprint(now.cubin) == jit::code_fingerprint(then.cubin))
+                                     : std::nullopt);
   }
   return same;
+}
+
+// The same for each measured candidate, by name.
+std::map<std::string, std::optional<bool>> same_code_of(const std::vector<KernelCandidate>& cands,
+                                                        const std::string& from_dir, const std::string& arch) {
+  std::vector<jit::CompileRequest> reqs;
+  for (const auto& c : cands) reqs.push_back(compile_request(c, arch));
+  const auto same = same_code_of_builds(reqs, from_dir);
+  std::map<std::string, std::optional<bool>> by_name;
+  for (size_t i = 0; i < cands.size(); ++i) by_name[cands[i].name()] = same[i];
+  return by_name;
+}
+
+// --table: a dispatch table tuned under the kernel source in `from_dir`, re-keyed to the current
+// source when every kernel it serves (exact entries, builds for one shape, class rules) builds to
+// the same code from both, and written to `out`. Its measurements were of that code, so they hold;
+// if any kernel differs (or fails to build), nothing is written and the kernels are named.
+int carry_table(const std::string& in_path, const std::string& out_path, const std::string& from_dir) {
+  const std::string from_hash = jit::include_dirs_fingerprint({from_dir});
+  const std::string to_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
+  Table table;
+  std::vector<TableBuild> builds;
+  try {
+    std::ifstream in(in_path);
+    if (!in) throw Error("cannot read the file");
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object()) throw Error("not a JSON dispatch table");
+    // The table must be the old source's: its kernels are then compared, not assumed.
+    table = table_from_json(j, TableExpectation{j.value("gpu", ""), j.value("arch", ""), from_hash});
+    builds = table_builds(table, j.value("arch", std::string("sm_90a")));
+  } catch (const Error& e) {
+    throw UsageError("--table " + in_path + ": " + e.what() + " (it must be a table of the kernel source in " +
+                     from_dir + ", " + from_hash + ")");
+  }
+  std::vector<jit::CompileRequest> reqs;
+  for (const auto& b : builds) reqs.push_back(b.request);
+  std::cerr << "gemmforge db carry --table " << in_path << ": " << builds.size()
+            << " kernels, each built from both sources\n";
+  const auto same = same_code_of_builds(reqs, from_dir);
+  std::vector<std::string> changed;
+  for (size_t i = 0; i < builds.size(); ++i)
+    if (!same[i] || !*same[i]) changed.push_back(builds[i].kernel.build_name() + (same[i] ? "" : " (did not build)"));
+  if (!changed.empty()) {
+    std::cout << in_path << ": " << changed.size() << " of " << builds.size()
+              << " kernels build to other code under the current kernels; nothing written (re-tune instead):";
+    for (size_t i = 0; i < changed.size() && i < 12; ++i) std::cout << " " << changed[i];
+    if (changed.size() > 12) std::cout << " (and " << changed.size() - 12 << " more)";
+    std::cout << "\n";
+    return kExitFailedVerdicts;
+  }
+  table.kernel_source_hash = to_hash;
+  write_file_atomically(out_path, table.to_json().dump(1) + "\n");
+  std::cout << in_path << ": all " << builds.size() << " kernels build to the same code; wrote " << out_path
+            << " for kernel source " << to_hash << "\n";
+  return kExitOk;
 }
 
 int carry(const std::string& db, const std::string& from_dir, const std::string& command) {
@@ -126,7 +185,11 @@ void add_db(CLI::App& app, int& exit_code) {
       "the current one for each candidate both build to the same code (every ELF section of the cubin but\n"
       "the debug ones alike): a kernel edit behind a knob leaves most configs' code as it was, and a tune\n"
       "then measures only what changed. Baseline measurements move too; a problem's decision moves when\n"
-      "every candidate measured on it is unchanged. Each carried row's note says where it came from.");
+      "every candidate measured on it is unchanged. Each carried row's note says where it came from.\n"
+      "With --table T --table-out OUT, a dispatch table tuned under the old source is written for the\n"
+      "current one when every kernel it serves builds to the same code from both (else nothing is written\n"
+      "and the kernels that differ are named):\n"
+      "  gemmforge db carry --from-kernels /tmp/old/kernels --table tables/h200.json --table-out tables/h200.json");
   auto db = std::make_shared<std::string>();
   auto dir = std::make_shared<std::string>();
   auto* out = cmd->add_subcommand("export", "Write every table of --db as --dir/db-<table>.csv.gz");
@@ -151,16 +214,31 @@ void add_db(CLI::App& app, int& exit_code) {
   auto* car = cmd->add_subcommand(
       "carry", "Carry --db's results measured under the kernel headers in --from-kernels to the current kernels, "
                "for the candidates both build to the same code (NVRTC, no GPU)");
-  car->add_option("--db", *db, "the results database (SQLite) to read and add to")->required();
+  auto table_in = std::make_shared<std::string>();
+  auto table_out = std::make_shared<std::string>();
+  car->add_option("--db", *db, "the results database (SQLite) to read and add to");
   car->add_option("--from-kernels", *from, "the kernels/ directory of the source the results were measured with")
       ->required();
-  car->callback([db, from, &exit_code] {
+  car->add_option("--table", *table_in,
+                  "a dispatch table tuned under --from-kernels: written to --table-out for the current kernels if "
+                  "every kernel it serves builds to the same code from both");
+  car->add_option("--table-out", *table_out, "where --table's carried copy goes (may be --table itself)");
+  car->callback([db, from, table_in, table_out, &exit_code] {
     as_usage_error([&] {
       if (!std::filesystem::is_directory(*from)) throw Error("--from-kernels " + *from + " is not a directory");
-      ResultsDb::check_file(*db);
-      if (!std::filesystem::exists(*db)) throw Error("--db " + *db + " does not exist");
+      if (db->empty() && table_in->empty()) throw Error("name --db, --table or both");
+      if (table_in->empty() != table_out->empty()) throw Error("--table and --table-out go together");
+      if (!db->empty()) {
+        ResultsDb::check_file(*db);
+        if (!std::filesystem::exists(*db)) throw Error("--db " + *db + " does not exist");
+      }
+      if (jit::include_dirs_fingerprint({*from}) == jit::include_dirs_fingerprint({kernel_include_dir()}))
+        throw Error("--from-kernels " + *from + " holds the same headers as the current kernels (" +
+                    kernel_include_dir() + ")");
     });
-    exit_code = carry(*db, *from, "gemmforge db carry --db " + *db + " --from-kernels " + *from);
+    exit_code = kExitOk;
+    if (!db->empty()) exit_code = carry(*db, *from, "gemmforge db carry --db " + *db + " --from-kernels " + *from);
+    if (!table_in->empty() && exit_code == kExitOk) exit_code = carry_table(*table_in, *table_out, *from);
   });
 }
 

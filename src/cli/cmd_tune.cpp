@@ -47,6 +47,7 @@ struct TuneArgs {
   bool refinal_heavy = false;
   std::string raster_groups;
   bool parts_apart = false;
+  std::string cluster_twins;
   double timeout_s = 30;
   double time_limit_s = 0;
   unsigned compile_threads = 0;
@@ -156,6 +157,16 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.heavy_finalists = a.heavy_finalists;
     o.refinal_heavy = a.refinal_heavy;
     o.parts_apart = a.parts_apart;
+    for (const auto& t : split_list(a.cluster_twins)) {
+      const auto x = t.find('x');
+      const auto cm = parse_integer(t.substr(0, x)), cn = x == std::string::npos ? std::nullopt : parse_integer(t.substr(x + 1));
+      KernelConfig probe;
+      if (cm && cn) probe.cluster_m = int(*cm), probe.cluster_n = int(*cn), probe.multicast = *cm * *cn > 1;
+      if (!cm || !cn || *cm * *cn < 2 || !is_valid(probe))
+        throw Error("--cluster-twins: '" + t + "' is not a cluster of 2 to " + std::to_string(kMaxClusterCtas) +
+                    " CTAs as MxN with sides 1, 2, 4 or 8 (e.g. 2x2,4x2)");
+      o.cluster_twins.emplace_back(int(*cm), int(*cn));
+    }
     for (const auto& g : split_list(a.raster_groups)) {
       const auto v = parse_integer(g);
       if (!v || *v < 1 || *v > 65536) throw Error("--raster-groups: '" + g + "' is not a raster group (tile rows, 1 or more)");
@@ -235,7 +246,8 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "in which C's tiles are written: on 16384x16384x64 tn one tile row per group was estimated at 141 us\n"
       "where the automatic square waves took 162) and decides again with them, reopening decided problems.\n"
       "--parts-apart does the same with each split finalist built with its tile's parts apart (CTAs that start\n"
-      "together share a K range and read their common boxes at once: 5-20% faster on tall-K split launches).\n"
+      "together share a K range and read their common boxes at once: 5-20% faster on tall-K split launches);\n"
+      "--cluster-twins 2x2,4x2 with each split finalist run in those clusters, both operands multicast.\n"
       "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
       "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
       "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"
@@ -257,6 +269,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  gemmforge tune --shapes shapes/tiny.txt --specialize 2   # sm80 and shape-specialized entries too\n"
       "  gemmforge tune --shapes shapes/small-k.txt --raster-groups 1,2 --db tune.sqlite   # reopen small-K problems\n"
       "  gemmforge tune --shapes shapes/tall-k.txt --parts-apart --db tune.sqlite   # split finalists, parts apart\n"
+      "  gemmforge tune --shapes shapes/tall-k.txt --cluster-twins 2x2,4x2 --db tune.sqlite   # and in clusters\n"
       "  gemmforge tune --shapes shapes/large.txt --configs bench/configs/large2.json --strategy exhaustive\n"
       "Writes OUT (the table, schema gemmforge.table/1: exact entries for every tuned problem in the database,\n"
       "one rule per shape class, layout and accumulator), OUT's .decisions.csv and .summary.json beside it.\n"
@@ -322,6 +335,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "each problem's split finalists (sums through global memory) are also measured built with their "
                 "tile's parts apart, beyond the budget, and the final compares them too; decided problems are "
                 "reopened for it");
+  cmd->add_option("--cluster-twins", args->cluster_twins,
+                  "comma list of clusters as MxN CTAs (e.g. 2x2,4x2): each problem's split finalists without a "
+                  "cluster are also measured in each, both operands multicast, beyond the budget, and the final "
+                  "compares them too; decided problems are reopened for it");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")

@@ -360,12 +360,16 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
        std::to_string(c.accumulator_registers()) + " accumulator registers per consumer thread exceed the budget of " +
            std::to_string(budget) + (c.tma_store ? " with the TMA-store epilogue" : "") +
            " (consumers get 232-240 registers in all)");
-  need(c.cluster_m >= 1 && c.cluster_n >= 1 && c.cluster_m * c.cluster_n <= 2, "clusters of at most 2 CTAs");
+  auto side = [](int v) { return v == 1 || v == 2 || v == 4 || v == 8; };
+  need(side(c.cluster_m) && side(c.cluster_n) && c.cluster_m * c.cluster_n <= kMaxClusterCtas,
+       "cluster sides of 1, 2, 4 or 8 CTAs, at most " + std::to_string(kMaxClusterCtas) +
+           " in all (the portable cluster size)");
   need(!c.multicast || c.cluster_m * c.cluster_n > 1, "multicast needs a cluster of more than one CTA");
   need(c.multicast || c.cluster_m * c.cluster_n == 1,
        "a cluster without multicast shares nothing between its CTAs: turn multicast on or use 1x1");
-  need(!c.multicast || c.cluster_m == 1 || c.layout == Layout::nn || c.block_n % 16 == 0,
-       "multicast of B splits its tile in halves of whole 8-row swizzle atoms: block_n must be a multiple of 16");
+  need(!c.multicast || c.cluster_m == 1 || c.layout == Layout::nn || c.block_n % (8 * c.cluster_m) == 0,
+       "multicast of B splits its tile among the cluster's " + std::to_string(c.cluster_m) +
+           " CTAs along M in whole 8-row swizzle atoms: block_n must be a multiple of " + std::to_string(8 * c.cluster_m));
   need(!c.tma_store || c.block_n % 16 == 0,
        "the TMA-store epilogue writes column blocks of 16, 32 or 64: block_n must be a multiple of 16");
   need(c.layout == Layout::tn || c.block_n % 64 == 0,

@@ -25,8 +25,8 @@ struct KernelConfig {
   int stages = 4;              // shared-memory pipeline depth
   int consumers = 2;           // consumer warpgroups (plus one TMA producer warpgroup)
   ConsumerMode mode = ConsumerMode::cooperative;
-  int cluster_m = 1, cluster_n = 1;  // CTAs per cluster along M and N
-  bool multicast = false;      // TMA multicast of the shared operand inside the cluster
+  int cluster_m = 1, cluster_n = 1;  // CTAs per cluster along M and N (sides 1, 2, 4, 8; at most 8 CTAs)
+  bool multicast = false;      // TMA multicast inside the cluster: A along its rows, B along its columns
   bool tma_store = false;      // epilogue through shared memory and a TMA store
   // Swap-AB: compute Cᵀ = B·Aᵀ (layout tn: both operands K-major), so C's N runs along the tile's
   // rows and a small M along wgmma's N, stored to C transposed. The kernel's M and N are N and M.
@@ -59,6 +59,8 @@ struct KernelConfig {
 };
 
 inline constexpr int kMaxSplits = 32;
+// Most CTAs in a cluster of the kernel's own (multicast) clusters: the portable size.
+inline constexpr int kMaxClusterCtas = 8;
 // Most split-K parts summed inside one cluster (its largest size, 16 being non-portable).
 inline constexpr int kMaxClusterSplits = 16;
 

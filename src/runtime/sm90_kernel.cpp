@@ -90,6 +90,13 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   // and a cooperative launch guarantees they all run at once even when other kernels hold SMs
   // (without it, a CTA could spin on a part that waits for the SM the spinner holds).
   cooperative_ = knobs_.sliced_reduction && knobs_.persistent && (splits_ > 1 || knobs_.stream_k);
+  // Only if each of a tile's parts has a cluster of its own: with more parts than clusters in the
+  // grid, a cluster would wait in the sum for a part it holds for later, and never return (16
+  // parts in clusters of 8, of which 14 fit on the H200: bench/NOTES.md, session 25).
+  if (cooperative_ && splits_ > clusters)
+    throw Error(KernelCandidate{config_, knobs_}.name() + ": a sliced split-K sum needs every part of a tile running at once: " +
+                std::to_string(splits_) + " parts, " + std::to_string(clusters) + " clusters of " + std::to_string(cluster) +
+                " CTAs resident (fewer parts, smaller clusters, or the last-arriver sum)");
   // Reducing inside a cluster: the parts of a tile are consecutive CTAs (tile_scheduler.cuh), so
   // clusters of `splits` CTAs along the grid hold one tile each, rank = part. K too short to
   // split leaves one part: an ordinary launch.
@@ -149,18 +156,20 @@ Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
                                         elem, CU_TENSOR_MAP_INTERLEAVE_NONE, sw, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   };
-  const bool multicast_a = c.multicast && c.cluster_n == 2, multicast_b = c.multicast && c.cluster_m == 2;
+  // With multicast a CTA loads its slice of each tile it shares: A with its cluster row (cluster_n
+  // CTAs), B with its column (cluster_m CTAs), as kernels/sm90/hgemm_traits.cuh cuts them.
+  const bool multicast_a = c.multicast && c.cluster_n > 1, multicast_b = c.multicast && c.cluster_m > 1;
   // K-major operands (A; B in tn) are {K, rows} in boxes of 64 × rows; N-major B (nn) is {N, K}
   // in boxes of 64 columns × block_k rows, block_n / 64 of them per stage.
   // Swap-AB (tn only): the kernel's A is the caller's B (N×K) and its B the caller's A (M×K).
   const void* kernel_a = c.swap_ab ? static_cast<const void*>(o.B) : o.A;
   const void* kernel_b = c.swap_ab ? static_cast<const void*>(o.A) : o.B;
   Maps m{};
-  m.a = map(kernel_a, s.K, kernel_m_, 64, multicast_a ? c.block_m / 2 : c.block_m, CU_TENSOR_MAP_SWIZZLE_128B);
+  m.a = map(kernel_a, s.K, kernel_m_, 64, multicast_a ? c.block_m / c.cluster_n : c.block_m, CU_TENSOR_MAP_SWIZZLE_128B);
   if (problem_.layout == Layout::nn)
-    m.b = map(kernel_b, s.N, s.K, 64, multicast_b ? c.block_k / 2 : c.block_k, CU_TENSOR_MAP_SWIZZLE_128B);
+    m.b = map(kernel_b, s.N, s.K, 64, multicast_b ? c.block_k / c.cluster_m : c.block_k, CU_TENSOR_MAP_SWIZZLE_128B);
   else
-    m.b = map(kernel_b, s.K, kernel_n_, 64, multicast_b ? c.block_n / 2 : c.block_n, CU_TENSOR_MAP_SWIZZLE_128B);
+    m.b = map(kernel_b, s.K, kernel_n_, 64, multicast_b ? c.block_n / c.cluster_m : c.block_n, CU_TENSOR_MAP_SWIZZLE_128B);
   if (c.tma_store) {
     // The epilogue's column blocks, swizzled as wide as they are (kernels/sm90/epilogue.cuh).
     const int cols = c.epilogue_block_cols();

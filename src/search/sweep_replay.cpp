@@ -118,7 +118,7 @@ SweepReplay load_sweep_replay(const std::vector<std::filesystem::path>& files) {
     // The order config_space() enumerates in (block_m, block_n, stages, ...): the order the
     // exhaustive strategy walks, so its figures mean "in the space's natural order".
     auto rank = [](const KernelConfig& c) {
-      return std::make_tuple(c.block_m, c.block_n, c.stages, c.consumers, int(c.mode), c.cluster_m * 2 + c.cluster_n,
+      return std::make_tuple(c.block_m, c.block_n, c.stages, c.consumers, int(c.mode), c.cluster_m * 16 + c.cluster_n,
                              c.multicast, c.tma_store);
     };
     std::stable_sort(part.space.begin(), part.space.end(),

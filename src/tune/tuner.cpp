@@ -168,7 +168,9 @@ class Tuner {
   void refinal_problem(const Shape&, Layout);
   // --raster-groups, --parts-apart: the finalists' variants not measured yet on this problem
   // (launched with each raster group; split launches built with their parts apart).
-  bool wants_finalist_variants() const { return !o_.raster_groups.empty() || o_.parts_apart; }
+  bool wants_finalist_variants() const {
+    return !o_.raster_groups.empty() || o_.parts_apart || !o_.cluster_twins.empty();
+  }
   std::vector<KernelCandidate> raster_variants(const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
                                const std::optional<double>& baseline_us);
@@ -521,6 +523,14 @@ std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, 
       v.config.parts_apart = true;
       add(v);
     }
+    if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
+      for (const auto& [cm, cn] : o_.cluster_twins) {
+        KernelCandidate v = *c;
+        v.config.cluster_m = cm;
+        v.config.cluster_n = cn;
+        v.config.multicast = true;
+        if (is_valid(v.config)) add(v);
+      }
   }
   return out;
 }
@@ -529,9 +539,12 @@ void Tuner::measure_raster_variants(const Shape& s, Layout l, std::map<std::stri
                                     const std::optional<double>& baseline_us) {
   for (const auto& v : raster_variants(known, heavy(baseline_us)))
     measure_candidate(s, l, v, known, nullptr, baseline_us,
-                      v.config.parts_apart ? std::string("a finalist built with its parts apart (--parts-apart)")
-                                           : "raster group " + std::to_string(v.knobs.group_m) +
-                                                 " of a finalist (--raster-groups)");
+                      v.config.cluster_m * v.config.cluster_n > 1 && v.knobs.splits > 1
+                          ? "a split finalist in a " + std::to_string(v.config.cluster_m) + "x" +
+                                std::to_string(v.config.cluster_n) + " cluster (--cluster-twins)"
+                      : v.config.parts_apart ? std::string("a finalist built with its parts apart (--parts-apart)")
+                                             : "raster group " + std::to_string(v.knobs.group_m) +
+                                                   " of a finalist (--raster-groups)");
 }
 
 bool Tuner::needs_raster(const Shape& s, Layout l) const {
@@ -961,7 +974,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart},
+                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_twins", o.cluster_twins},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()

@@ -83,6 +83,11 @@ struct TuneOptions {
   // together then read the boxes they share at once (tall-K launches 5-20% faster, bench/NOTES.md,
   // session 23).
   bool parts_apart = false;
+  // --cluster-twins: likewise, each split finalist without a cluster is also measured in each of
+  // these clusters (CTAs along M, along N), both operands multicast (A along a cluster row, B along
+  // a column), with the same launch knobs, where the rules let it. cuBLASLt's tall-K picks are
+  // split-K in 4- and 8-CTA clusters (bench/NOTES.md, session 25).
+  std::vector<std::pair<int, int>> cluster_twins;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";

@@ -67,6 +67,8 @@ expect_failure("db: no verb" 2 "subcommand" db)
 expect_failure("db carry: no kernels directory" 2 "is not a directory" db carry --db bad_shapes.txt --from-kernels nowhere)
 expect_failure("db carry: a non-database" 2 "not a gemmforge results database" db carry --db bad_shapes.txt --from-kernels .)
 expect_failure("db carry: no database" 2 "does not exist" db carry --db missing.sqlite --from-kernels .)
+expect_failure("db carry: nothing to carry" 2 "name --db, --table or both" db carry --from-kernels .)
+expect_failure("db carry: a table without its output" 2 "go together" db carry --from-kernels . --table foreign_table.json)
 expect_failure("tune: worker timeout" 2 "--timeout must be positive" tune --shape 64x64x64 --timeout 0)
 expect_failure("tune: no config of the families" 2 "holds no config of the families searched"
                tune --shape 64x64x64 --configs sm80 --families hopper)

@@ -143,7 +143,18 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   KernelConfig pingpong;
   pingpong.mode = ConsumerMode::pingpong;
   pingpong.tma_store = true;
-  for (const auto& c : {f32, f16, nn, cluster, pingpong}) {
+  KernelConfig square;  // 2x2 cluster: A multicast along its rows, B along its columns
+  square.block_m = 64;
+  square.block_n = 128;
+  square.consumers = 1;
+  square.stages = 6;
+  square.cluster_m = 2;
+  square.cluster_n = 2;
+  square.multicast = true;
+  KernelConfig eight = square;  // 4x2, N-major B cut in quarters along K
+  eight.layout = Layout::nn;
+  eight.cluster_m = 4;
+  for (const auto& c : {f32, f16, nn, cluster, pingpong, square, eight}) {
     const auto r = jit::compile(request(c));
     ASSERT_TRUE(r.ok) << r.log;
     const std::string sass = testing::sass_of(r.cubin, c.name());

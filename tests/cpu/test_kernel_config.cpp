@@ -41,9 +41,15 @@ TEST(KernelConfig, RulesRejectWithAReason) {
   c.multicast = true;
   EXPECT_TRUE(mentions(validity_problems(c), "multicast needs a cluster"));
   c = {};
-  c.cluster_m = 2;
-  c.cluster_n = 2;
-  EXPECT_TRUE(mentions(validity_problems(c), "at most 2 CTAs"));
+  c.multicast = true;
+  c.cluster_m = 4;
+  c.cluster_n = 2;  // eight CTAs, the portable most
+  EXPECT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  c.cluster_n = 4;  // sixteen
+  EXPECT_TRUE(mentions(validity_problems(c), "at most 8 in all"));
+  c.cluster_m = 3;
+  c.cluster_n = 1;
+  EXPECT_TRUE(mentions(validity_problems(c), "cluster sides of 1, 2, 4 or 8"));
   c = {};
   c.block_k = 32;
   EXPECT_TRUE(mentions(validity_problems(c), "block_k must be 64"));
@@ -77,6 +83,14 @@ TEST(KernelConfig, PingPongClustersAndTmaStoreHaveTheirOwnRules) {
   c.cluster_m = 1;
   c.cluster_n = 2;  // A is the shared operand: its halves are whole atoms
   EXPECT_TRUE(is_valid(c));
+  c.block_n = 64;
+  c.cluster_m = 8;  // eight CTAs share B: slices of 8 rows, whole atoms
+  c.cluster_n = 1;
+  EXPECT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  c.block_n = 48;  // 6 rows each: not
+  EXPECT_TRUE(mentions(validity_problems(c), "multicast of B"));
+  c.layout = Layout::nn;  // N-major B is cut along K (8 k-rows each): fine, but nn needs 64-column blocks
+  EXPECT_FALSE(mentions(validity_problems(c), "multicast of B"));
   c = {};
   c.block_m = 256;
   c.block_n = 192;

@@ -973,6 +973,45 @@ TEST(Tuner, PartsApartReopensADecidedSplitProblemAndMeasuresItsFinalistsBuiltSo)
   EXPECT_EQ(third.measured, 0);
 }
 
+// --cluster-twins reopens a decided split problem: each split finalist without a cluster is
+// measured again in each cluster asked for, both operands multicast (beyond the budget), where the
+// rules allow it, and the final decides among them all; a rerun reopens nothing.
+TEST(Tuner, ClusterTwinsReopenADecidedSplitProblemAndMeasureItsFinalistsInClusters) {
+  Fixture f;
+  const Shape s{256, 256, 16384};
+  auto o = f.options({s}, 4);
+  o.max_splits = 16;
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  const std::vector<std::string> clusters_faster = {"--wide-cluster-speedup", "1.2"};
+  f.run(o, clusters_faster);
+  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->best.find("_mc"), std::string::npos) << before->best;
+  const size_t measured_before = f.logged("measure").size();
+
+  o.cluster_twins = {{2, 2}, {4, 2}};
+  const TuneResult again = f.run(o, clusters_faster);
+  EXPECT_EQ(again.rerastered, 1u);
+  const auto measures = f.logged("measure");
+  ASSERT_GT(measures.size(), measured_before);
+  EXPECT_LE(measures.size(), measured_before + 4);  // at most two twins per finalist
+  for (size_t i = measured_before; i < measures.size(); ++i) {
+    const bool square = measures[i].find("_2x2_mc") != std::string::npos, eight = measures[i].find("_4x2_mc") != std::string::npos;
+    EXPECT_TRUE(square || eight) << measures[i];
+    EXPECT_NE(measures[i].find("_k"), std::string::npos) << measures[i];  // a split launch
+  }
+  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_NE(after->best.find("_mc"), std::string::npos) << after->best;  // 1.2x faster in a cluster
+  EXPECT_EQ(after->budget, before->budget);
+
+  const TuneResult third = f.run(o, clusters_faster);
+  EXPECT_EQ(third.rerastered, 0u);
+  EXPECT_EQ(third.measured, 0);
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.

@@ -2,6 +2,9 @@
 // sample of configurations. Needs an sm_90 GPU; skips elsewhere.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <iostream>
+
 #include "eval/cuda_check.hpp"
 #include "eval/verify.hpp"
 #include "gate_check.hpp"
@@ -213,6 +216,78 @@ TEST(Sm90Kernel, SplitKWithPartsApartPassesTheGate) {
         }
   }
   EXPECT_GT(ran, 100);
+}
+
+// Clusters of four and eight CTAs: A multicast along each cluster row, B along each column, in
+// slices of a quarter or an eighth of a tile (kernels/sm90/hgemm_traits.cuh). Both layouts, one
+// and two consumers, both epilogues, on odd shapes whose last cluster tiles hang over both edges,
+// unsplit (persistent and not) and split in 2 and 16 parts (the sliced and the last-arriver sum).
+std::vector<KernelConfig> wide_cluster_configs() {
+  using enum ConsumerMode;
+  std::vector<KernelConfig> out;
+  for (const Knobs& k : std::vector<Knobs>{
+           {64, 128, 6, 1, Accum::f32, cooperative, 2, 2, false},
+           {64, 128, 6, 1, Accum::f32, cooperative, 4, 1, true},
+           {64, 64, 8, 1, Accum::f32, cooperative, 1, 4, false},
+           {64, 64, 8, 1, Accum::f32, cooperative, 4, 2, true},
+           {64, 128, 6, 1, Accum::f32, cooperative, 2, 4, false},
+           {128, 128, 4, 2, Accum::f32, cooperative, 2, 2, true},
+           {128, 128, 4, 2, Accum::f16, pingpong, 4, 1, false},
+           {64, 64, 8, 1, Accum::f32, cooperative, 8, 1, false},
+           {128, 64, 6, 2, Accum::f32, cooperative, 1, 8, false},
+       })
+    out.push_back(make(k));
+  for (auto c : std::vector<KernelConfig>(out)) {  // N-major B, cut along K
+    c.layout = Layout::nn;
+    if (is_valid(c)) out.push_back(c);
+  }
+  for (const auto& c : out) EXPECT_TRUE(is_valid(c)) << c.name() << ": " << validity_problems(c)[0];
+  return out;
+}
+
+TEST(Sm90Kernel, ClustersOfFourAndEightPassTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const std::vector<Shape> shapes = {{7, 77, 72}, {77, 1000, 4104}, {1000, 7, 1000}, {256, 256, 16384},
+                                     {1000, 1000, 4096}, {4095, 2049, 512}, {130, 200, 16384}};
+  int ran = 0, refused = 0;
+  for (const auto& cfg : wide_cluster_configs()) {
+    const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+    ASSERT_TRUE(compiled.ok) << cfg.name() << "\n" << compiled.log;
+    auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+    for (const Shape& s : shapes)
+      for (int splits : {1, 2, 16, -16})  // -16: 16 parts summed by the last to arrive
+        for (bool persistent : {true, false}) {
+          if (splits == 1 && !persistent && s.M < 1000) continue;  // the non-persistent walk on the larger ones
+          const Problem problem{s, cfg.layout, cfg.acc};
+          if (!why_not_supported(cfg, problem).empty()) continue;
+          LaunchKnobs knobs;
+          knobs.splits = std::abs(splits);
+          knobs.persistent = persistent;
+          knobs.pdl = splits == 2 || splits == 16;
+          knobs.sliced_reduction = splits > 0;
+          if (!launch_problem(cfg, knobs).empty()) continue;
+          ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+          Sm90Kernel k(*ctx, cfg, knobs, loaded);
+          // A sliced sum with more parts than resident clusters would wait on itself: refused
+          // (16 parts of clusters of 8 on the H200, where 14 such clusters fit), never launched.
+          try {
+            k.prepare(problem, {buf.guarded()});
+          } catch (const Error& e) {
+            EXPECT_TRUE(splits == 16 && persistent && effective_splits(cfg, s.K, 16) == 16) << e.what();
+            EXPECT_NE(std::string(e.what()).find("needs every part of a tile running at once"), std::string::npos)
+                << e.what();
+            ++refused;
+            continue;
+          }
+          expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
+                                          k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+          ++ran;
+        }
+  }
+  EXPECT_GT(ran, 200);
+  std::cout << ran << " launches through the gate, " << refused << " refused\n";
 }
 
 // Split-K summed inside a cluster of the parts' CTAs through distributed shared memory: every
