@@ -92,7 +92,7 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   cooperative_ = knobs_.sliced_reduction && knobs_.persistent && (splits_ > 1 || knobs_.stream_k);
   // Only if each of a tile's parts has a cluster of its own: with more parts than clusters in the
   // grid, a cluster would wait in the sum for a part it holds for later, and never return (16
-  // parts in clusters of 8, of which 14 fit on the H200: bench/NOTES.md, session 25).
+  // parts in clusters of 8, of which fewer than 16 fit on the H200: bench/NOTES.md, session 25).
   if (cooperative_ && splits_ > clusters)
     throw Error(KernelCandidate{config_, knobs_}.name() + ": a sliced split-K sum needs every part of a tile running at once: " +
                 std::to_string(splits_) + " parts, " + std::to_string(clusters) + " clusters of " + std::to_string(cluster) +

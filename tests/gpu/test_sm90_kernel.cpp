@@ -271,7 +271,7 @@ TEST(Sm90Kernel, ClustersOfFourAndEightPassTheGate) {
           ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
           Sm90Kernel k(*ctx, cfg, knobs, loaded);
           // A sliced sum with more parts than resident clusters would wait on itself: refused
-          // (16 parts of clusters of 8 on the H200, where 14 such clusters fit), never launched.
+          // (16 parts of clusters of 8 on the H200, where fewer than 16 such clusters fit), never launched.
           try {
             k.prepare(problem, {buf.guarded()});
           } catch (const Error& e) {
