@@ -119,8 +119,6 @@ int carry_table(const std::string& in_path, const std::string& out_path, const s
 int carry(const std::string& db, const std::string& from_dir, const std::string& command) {
   const std::string from_hash = jit::include_dirs_fingerprint({from_dir});
   const std::string to_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
-  if (from_hash == to_hash)
-    throw UsageError("--from-kernels " + from_dir + " holds the same headers as the current kernels (" + kernel_include_dir() + ")");
   std::vector<DbEnvironment> sources;
   std::string seen;
   for (const auto& e : ResultsDb::environments(db)) {

@@ -166,12 +166,17 @@ class Tuner {
   // Decided, heavy, and not compared again in this run yet (--refinal-heavy).
   bool needs_refinal(const Shape&, Layout) const;
   void refinal_problem(const Shape&, Layout);
-  // --raster-groups, --parts-apart: the finalists' variants not measured yet on this problem
-  // (launched with each raster group; split launches built with their parts apart).
+  // --raster-groups, --parts-apart, --cluster-twins: the finalists' variants not measured yet on
+  // this problem (launched with each raster group; split launches built with their parts apart,
+  // or in each cluster), each with the note its measurement is recorded with.
+  struct FinalistVariant {
+    KernelCandidate candidate;
+    std::string why;
+  };
   bool wants_finalist_variants() const {
     return !o_.raster_groups.empty() || o_.parts_apart || !o_.cluster_twins.empty();
   }
-  std::vector<KernelCandidate> raster_variants(const std::map<std::string, Measurement>& known, bool heavy_problem) const;
+  std::vector<FinalistVariant> raster_variants(const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
                                const std::optional<double>& baseline_us);
   // Decided, with a raster variant of its finalists unmeasured, and not reopened in this run yet.
@@ -502,12 +507,12 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   final_comparison(s, l, known, baseline_us);
 }
 
-std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, Measurement>& known,
-                                                    bool heavy_problem) const {
-  std::vector<KernelCandidate> out;
+std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const std::map<std::string, Measurement>& known,
+                                                           bool heavy_problem) const {
+  std::vector<FinalistVariant> out;
   if (!wants_finalist_variants()) return out;
-  auto add = [&](const KernelCandidate& v) {
-    if (!known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back(v);
+  auto add = [&](const KernelCandidate& v, std::string why) {
+    if (!known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back({v, std::move(why)});
   };
   for (const auto& name : fastest_passing(known, finalist_count(heavy_problem))) {
     const auto c = candidate_named(db_, name);
@@ -516,12 +521,12 @@ std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, 
       if (c->knobs.group_m == g) continue;
       KernelCandidate v = *c;
       v.knobs.group_m = g;
-      add(v);
+      add(v, "raster group " + std::to_string(g) + " of a finalist (--raster-groups)");
     }
     if (o_.parts_apart && !c->config.parts_apart && c->knobs.splits > 1 && !c->knobs.cluster_reduction) {
       KernelCandidate v = *c;
       v.config.parts_apart = true;
-      add(v);
+      add(v, "a finalist built with its parts apart (--parts-apart)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
       for (const auto& [cm, cn] : o_.cluster_twins) {
@@ -529,7 +534,8 @@ std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, 
         v.config.cluster_m = cm;
         v.config.cluster_n = cn;
         v.config.multicast = true;
-        if (is_valid(v.config)) add(v);
+        if (is_valid(v.config))
+          add(v, "a split finalist in a " + std::to_string(cm) + "x" + std::to_string(cn) + " cluster (--cluster-twins)");
       }
   }
   return out;
@@ -538,13 +544,7 @@ std::vector<KernelCandidate> Tuner::raster_variants(const std::map<std::string, 
 void Tuner::measure_raster_variants(const Shape& s, Layout l, std::map<std::string, Measurement>& known,
                                     const std::optional<double>& baseline_us) {
   for (const auto& v : raster_variants(known, heavy(baseline_us)))
-    measure_candidate(s, l, v, known, nullptr, baseline_us,
-                      v.config.cluster_m * v.config.cluster_n > 1 && v.knobs.splits > 1
-                          ? "a split finalist in a " + std::to_string(v.config.cluster_m) + "x" +
-                                std::to_string(v.config.cluster_n) + " cluster (--cluster-twins)"
-                      : v.config.parts_apart ? std::string("a finalist built with its parts apart (--parts-apart)")
-                                             : "raster group " + std::to_string(v.knobs.group_m) +
-                                                   " of a finalist (--raster-groups)");
+    measure_candidate(s, l, v.candidate, known, nullptr, baseline_us, v.why);
 }
 
 bool Tuner::needs_raster(const Shape& s, Layout l) const {
