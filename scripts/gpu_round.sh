@@ -31,11 +31,8 @@ if [ -n "${KERNEL_CACHE:-}" ]; then  # start from the carried cubins (a copy: th
   mkdir -p /tmp/gemmforge-kernel-cache && cp -r "$KERNEL_CACHE"/. /tmp/gemmforge-kernel-cache/ 2>/dev/null
   export GEMMFORGE_CACHE_DIR=/tmp/gemmforge-kernel-cache
 fi
-clocks() {  # the card's state, recorded beside the results (read only; nothing is changed)
-  nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu \
-    --format=csv,noheader >> "$OUT/clocks.csv"
-}
-[ -f "$OUT/clocks.csv" ] || echo "timestamp,name,driver,sm_mhz,mem_mhz,max_sm_mhz,power_w,power_limit_w,temp_c" > "$OUT/clocks.csv"
+source scripts/clocks.sh
+clocks() { record_clocks "$OUT/clocks.csv"; }
 clocks
 start=$(date +%s)
 # A bench run's own --time-limit inside the stage's hard limit: past it no new shape starts, and
@@ -191,7 +188,7 @@ case "$stage" in
     export GEMMFORGE_CACHE_DIR="$OUT/../kernel-cache"
     "$BIN/gemmforge" kernels --compile --layout both --acc both --out "$OUT/kernels_compiled.json" 2>&1 | tail -3
     ;;
-  *) echo "unknown stage '$stage' (check, grid, server, kernels)" >&2; exit 2 ;;
+  *) echo "unknown stage '$stage' (check, tests, grid, server, kernels, class, compile-all, tune, lib, profile)" >&2; exit 2 ;;
 esac
 rc=$?
 clocks

@@ -26,7 +26,15 @@ int run(const TraceArgs& a, int argc, char** argv) {
   std::vector<std::pair<KernelConfig, LaunchKnobs>> kernels;
   try {
     for (const auto& s : a.shapes) shapes.push_back(parse_shape(s));
-    for (const auto& k : a.kernels) kernels.push_back(parse_hopper_candidate_name(k));
+    for (const auto& k : a.kernels) {
+      // Refused here, before the GPU is opened: a name that reads back but no rule allows (a
+      // cluster side of 3, splits and a reduction in a cluster) would otherwise fail to compile
+      // or launch only after the device's start-up.
+      auto [config, knobs] = parse_hopper_candidate_name(k);
+      if (const auto problems = validity_problems(config); !problems.empty()) throw Error(k + ": " + problems.front());
+      if (const auto why = launch_problem(config, knobs); !why.empty()) throw Error(k + ": " + why);
+      kernels.emplace_back(config, knobs);
+    }
     if (a.warmup < 0) throw Error("--warmup must not be negative");
   } catch (const Error& e) {
     throw UsageError(e.what());

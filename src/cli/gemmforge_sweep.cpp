@@ -118,7 +118,7 @@ nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const 
           if (launch_problem(c.config, LaunchKnobs{.stream_k = true}).empty()) parts.insert(kStreamK);
           continue;
         }
-        parts.insert(effective_splits(c.config, s.K, k > 0 ? k : auto_splits(c.config, s.M, s.N, s.K, device->info().sm_count)));
+        parts.insert(effective_splits(c.config, s.K, k > 0 ? k : auto_splits(c.config, s.M, s.N, s.K, device->info().residency())));
       }
       for (int g : sweep.group_m)
         for (int k : parts)

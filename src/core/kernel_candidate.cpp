@@ -8,10 +8,10 @@ KernelCandidate sm80_candidate(const Sm80Config& c) {
   return k;
 }
 
-KernelCandidate launched_on(const KernelCandidate& c, const Shape& s, int resident_ctas) {
+KernelCandidate launched_on(const KernelCandidate& c, const Shape& s, const Residency& r) {
   if (c.built_for) throw Error(c.name() + " is built for one shape: it cannot launch on " + to_string(s));
   if (c.sm80) return c;
-  return KernelCandidate{c.config, knobs_for_shape(c.config, c.knobs, s.M, s.N, s.K, resident_ctas)};
+  return KernelCandidate{c.config, knobs_for_shape(c.config, c.knobs, s.M, s.N, s.K, r)};
 }
 
 KernelCandidate KernelCandidate::generic() const {

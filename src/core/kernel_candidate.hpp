@@ -62,6 +62,6 @@ KernelCandidate sm80_candidate(const Sm80Config&);
 // How a generic candidate tuned on one shape launches on another (a class rule serving an unseen
 // shape, a class winner seeding a new one): a Hopper kernel with knobs_for_shape, an sm80 kernel
 // as it is. Throws Error for a build specialized for one shape: it serves no other.
-KernelCandidate launched_on(const KernelCandidate&, const Shape&, int resident_ctas);
+KernelCandidate launched_on(const KernelCandidate&, const Shape&, const Residency&);
 
 }  // namespace gemmforge

@@ -307,9 +307,9 @@ LaunchKnobs cluster_reduced(LaunchKnobs split) {
   return split;
 }
 
-LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, int resident_ctas) {
+LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, const Residency& r) {
   if (tuned.splits > 1) {
-    tuned.splits = auto_splits(c, M, N, K, resident_ctas);
+    tuned.splits = auto_splits(c, M, N, K, r);
     if (tuned.cluster_reduction) {
       if (tuned.splits > 1) tuned = cluster_reduced(tuned);
       else tuned.cluster_reduction = false, tuned.persistent = true;  // the tiles fill the GPU: an ordinary launch
@@ -318,16 +318,23 @@ LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M,
   return tuned;
 }
 
-int auto_splits(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int resident_ctas) {
-  if (c.swap_ab) std::swap(M, N);
-  const int64_t tiles = ((M + c.block_m - 1) / c.block_m) * ((N + c.block_n - 1) / c.block_n);
-  if (tiles >= resident_ctas) return 1;
+int auto_splits(const KernelConfig& c, int64_t M, int64_t N, int64_t K, const Residency& r) {
+  // In cluster tiles, as the kernel pads them (a 2x2 cluster over 3x3 tiles runs 4 clusters).
+  const int64_t tiles = cluster_tiles(c, M, N);
+  const int64_t resident = r.clusters_of(c.cluster_m * c.cluster_n);
+  if (tiles >= resident) return 1;
   const int64_t k_blocks = (K + c.block_k - 1) / c.block_k;
   // The most parts that still run in one wave: one part more starts a second wave that a few
   // units run alone (16 tiles split 9 ways: 144 units on 132 SMs take two rounds of K/9, 1.8x the
   // time of 8 parts in one; session 10 found such launches at 0.50-0.55x of cuBLASLt, tune/).
-  const int64_t fill = resident_ctas / tiles;
+  const int64_t fill = resident / tiles;
   return int(std::max<int64_t>(1, std::min<int64_t>({fill, k_blocks / kMinSplitKBlocks, kMaxSplits})));
+}
+
+int64_t cluster_tiles(const KernelConfig& c, int64_t M, int64_t N) {
+  if (c.swap_ab) std::swap(M, N);
+  const int64_t tile_h = int64_t(c.block_m) * c.cluster_m, tile_w = int64_t(c.block_n) * c.cluster_n;
+  return ((M + tile_h - 1) / tile_h) * ((N + tile_w - 1) / tile_w);
 }
 
 int auto_group_m(const KernelConfig& c, int resident_clusters, int64_t M) {

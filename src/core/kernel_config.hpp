@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/residency.hpp"
 #include "core/shape_constants.hpp"
 #include "gemmforge/types.hpp"
 
@@ -122,17 +123,22 @@ int cluster_reduction_bytes(const KernelConfig&);
 LaunchKnobs cluster_reduced(LaunchKnobs split);
 
 // The split-K parts that fill the GPU when the output tiles alone do not: the most whose units
-// still fit the resident CTAs in one wave (at most kMaxSplits), each part at least
-// kMinSplitKBlocks of K so its prologue and epilogue stay a small share; 1 when the tiles fill
-// more than half the GPU (two parts would start a second wave).
+// (cluster tiles × parts) still fit the resident clusters of the config's size in one wave (at
+// most kMaxSplits), each part at least kMinSplitKBlocks of K so its prologue and epilogue stay a
+// small share; 1 when the tiles fill more than half the GPU (two parts would start a second
+// wave). Counted in clusters, a sliced sum's parts all fit at once where the residency was
+// measured (Residency::clusters).
 inline constexpr int kMinSplitKBlocks = 4;
 // Swap-AB serves a small M (it lands on the tile's block_n): wider tiles are the unswapped kernel.
 inline constexpr int kMaxSwapBlockN = 128;
-int auto_splits(const KernelConfig&, int64_t M, int64_t N, int64_t K, int resident_ctas);
+int auto_splits(const KernelConfig&, int64_t M, int64_t N, int64_t K, const Residency&);
+// The cluster tiles C (M×N, the caller's) takes in this config, swapped when it computes Cᵀ:
+// whole clusters of tiles, as the kernel pads the edges.
+int64_t cluster_tiles(const KernelConfig&, int64_t M, int64_t N);
 // How knobs tuned on one shape launch the config on another (a class rule serving an unseen
 // shape, a class winner tried on a new one): the same knobs, with a split-K count recomputed
 // for this shape (at most kMaxClusterSplits when reduced in a cluster). The runtime serves rules so, and the tuner measures their evidence so.
-LaunchKnobs knobs_for_shape(const KernelConfig&, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, int resident_ctas);
+LaunchKnobs knobs_for_shape(const KernelConfig&, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, const Residency&);
 
 // The raster group (in cluster-tile rows) for which `resident` clusters cover about as many rows
 // of C as columns: sqrt(resident · tile width / tile height), within 1..tile rows.

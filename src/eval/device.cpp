@@ -1,5 +1,7 @@
 #include "eval/device.hpp"
 
+#include "eval/cluster_residency.hpp"
+
 #include <unistd.h>
 
 namespace gemmforge {
@@ -56,6 +58,7 @@ nlohmann::json environment_json(const GpuInfo& g) {
           {"cuda_driver", g.driver_version},
           {"cuda_runtime", g.runtime_version},
           {"cublas", g.cublas_version},
+          {"residency", g.residency().to_json()},
           {"host", host}};
 }
 
@@ -68,6 +71,7 @@ void require_gpu(const GpuInfo& g) {
 DeviceContext::DeviceContext() : info_(probe_gpu()) {
   require_gpu(info_);
   GF_CUDA(cudaSetDevice(info_.device));
+  if (info_.cc_major >= 9) info_.resident_clusters = measure_resident_clusters();
   GF_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   GF_CUBLAS(cublasCreate(&cublas_));
   GF_CUBLAS(cublasSetStream(cublas_, stream_));

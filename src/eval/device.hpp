@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/residency.hpp"
 #include "eval/cuda_check.hpp"
 
 namespace gemmforge {
@@ -17,6 +18,14 @@ struct GpuInfo {
   int sm_count = 0, cc_major = 0, cc_minor = 0;
   size_t l2_bytes = 0, global_mem_bytes = 0;
   int driver_version = 0, runtime_version = 0, cublas_version = 0;
+  // Clusters of 2, 4 and 8 CTAs resident at once (one CTA per SM); measured when a
+  // DeviceContext opens a GPU of compute capability 9.0 or later, else 0.
+  std::array<int, 3> resident_clusters{};
+  Residency residency() const {
+    Residency r(sm_count);
+    r.clusters = resident_clusters;
+    return r;
+  }
 };
 
 // Never throws: a machine without a GPU or driver gives present = false and a reason.

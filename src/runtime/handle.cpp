@@ -226,7 +226,7 @@ struct Handle::Impl {
   // A class rule's split count was chosen for one tuned shape: for this one it is recomputed.
   LaunchKnobs served_knobs(const TableEntry& e, const Problem& p) const {
     if (!e.from_rule) return e.knobs;
-    return knobs_for_shape(*e.config, e.knobs, p.shape.M, p.shape.N, p.shape.K, ctx.info().sm_count);
+    return knobs_for_shape(*e.config, e.knobs, p.shape.M, p.shape.N, p.shape.K, ctx.info().residency());
   }
 
   // The kernels worth timing for a shape the table does not name: its class rule's and those of

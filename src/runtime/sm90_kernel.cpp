@@ -68,12 +68,11 @@ void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
   // The kernel's M and N: the caller's, or swapped when it computes Cᵀ.
   kernel_m_ = config_.swap_ab ? p.shape.N : p.shape.M;
   kernel_n_ = config_.swap_ab ? p.shape.M : p.shape.N;
-  const int64_t cluster_tiles = ((kernel_m_ + config_.block_m * config_.cluster_m - 1) / (config_.block_m * config_.cluster_m)) *
-                                ((kernel_n_ + config_.block_n * config_.cluster_n - 1) / (config_.block_n * config_.cluster_n));
+  const int64_t tiles = cluster_tiles(config_, p.shape.M, p.shape.N);
   splits_ = effective_splits(config_, p.shape.K, knobs_.splits);
   const int64_t k_blocks = (p.shape.K + config_.block_k - 1) / config_.block_k;
   // Stream-K needs a CTA per SM, each with at least one K iteration.
-  const int64_t units = knobs_.stream_k ? cluster_tiles * k_blocks : cluster_tiles * splits_;
+  const int64_t units = knobs_.stream_k ? tiles * k_blocks : tiles * splits_;
   int64_t clusters = units;
   if (knobs_.persistent) {
     if (resident_clusters_ == 0)

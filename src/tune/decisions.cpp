@@ -27,11 +27,11 @@ std::string opt_csv(const std::optional<double>& v) { return v ? fmt("%.4f", *v)
 // most half the SMs). The count is the kernel's own rule (auto_splits: the most that fit
 // the SMs in one wave, each part keeping a few K blocks), so the tuner measures what the runtime would
 // pick, capped by the user's --max-splits.
-int split_count(const KernelConfig& c, const Shape& s, int sm_count, int max_splits) {
-  return std::max(1, std::min(auto_splits(c, s.M, s.N, s.K, sm_count), max_splits));
+int split_count(const KernelConfig& c, const Shape& s, const Residency& r, int max_splits) {
+  return std::max(1, std::min(auto_splits(c, s.M, s.N, s.K, r), max_splits));
 }
 
-std::vector<KernelCandidate> launch_variants(const KernelConfig& c, const Shape& s, int sm_count, int max_splits) {
+std::vector<KernelCandidate> launch_variants(const KernelConfig& c, const Shape& s, const Residency& r, int max_splits) {
   // Every variant launches with PDL: it never changes results (the kernel waits for the previous
   // one before touching memory), and in the split-k-v3 sweeps it was 6.5% faster on tall-K
   // (geomean of best-with over best-without) and even on skinny shapes. Stream-K won no shape
@@ -43,7 +43,7 @@ std::vector<KernelCandidate> launch_variants(const KernelConfig& c, const Shape&
   LaunchKnobs plain;
   plain.pdl = true;
   std::vector<KernelCandidate> out = {{c, plain}};
-  if (const int k = split_count(c, s, sm_count, max_splits); k > 1) {
+  if (const int k = split_count(c, s, r, max_splits); k > 1) {
     LaunchKnobs split = plain;
     split.splits = k;
     out.push_back({c, split});

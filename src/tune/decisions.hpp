@@ -16,9 +16,9 @@
 namespace gemmforge::tune {
 
 // The split count tried beside a config's unsplit launch on this shape; 1 means none.
-int split_count(const KernelConfig&, const Shape&, int sm_count, int max_splits);
+int split_count(const KernelConfig&, const Shape&, const Residency&, int max_splits);
 // The launches measured for a config the search proposes: unsplit, then split when it pays.
-std::vector<KernelCandidate> launch_variants(const KernelConfig&, const Shape&, int sm_count, int max_splits);
+std::vector<KernelCandidate> launch_variants(const KernelConfig&, const Shape&, const Residency&, int max_splits);
 
 // How many of a problem's `budget` measurements go to sm80-family configs: none where the Hopper
 // family can serve the shape and it is not tiny, half (rounded up) on tiny shapes, all of them

@@ -79,8 +79,8 @@ std::vector<Config> servable(const std::vector<Config>& space, const Problem& p)
 
 class Tuner {
  public:
-  Tuner(const TuneOptions& o, MeasureBackend& backend, KernelSource& source, ResultsDb& db, int sm_count)
-      : o_(o), backend_(backend), source_(source), db_(db), sm_count_(sm_count), start_(Clock::now()) {
+  Tuner(const TuneOptions& o, MeasureBackend& backend, KernelSource& source, ResultsDb& db, const Residency& residency)
+      : o_(o), backend_(backend), source_(source), db_(db), residency_(residency), start_(Clock::now()) {
     if (!o_.search_hopper && !o_.search_sm80) throw UsageError("no kernel family to search (hopper, sm80)");
     const bool whole_spaces = o_.configs.empty() && o_.sm80_configs.empty();
     for (Layout l : o_.layouts) {
@@ -176,7 +176,7 @@ class Tuner {
   bool wants_finalist_variants() const {
     return !o_.raster_groups.empty() || o_.parts_apart || !o_.cluster_twins.empty();
   }
-  std::vector<FinalistVariant> raster_variants(const std::map<std::string, Measurement>& known, bool heavy_problem) const;
+  std::vector<FinalistVariant> raster_variants(const Shape&, const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
                                const std::optional<double>& baseline_us);
   // Decided, with a raster variant of its finalists unmeasured, and not reopened in this run yet.
@@ -204,7 +204,7 @@ class Tuner {
   MeasureBackend& backend_;
   KernelSource& source_;
   ResultsDb& db_;
-  int sm_count_;
+  Residency residency_;  // the device's, as the worker measured it: split counts are sized by it
   Clock::time_point start_;
   std::map<Layout, std::vector<KernelConfig>> spaces_;
   std::map<Layout, std::vector<Sm80Config>> sm80_spaces_;
@@ -257,7 +257,7 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
     if (!c) continue;
     const auto carried = in_layout(*c, p.layout);
     if (!carried) continue;
-    const KernelCandidate here = launched_on(*carried, p.shape, sm_count_);
+    const KernelCandidate here = launched_on(*carried, p.shape, residency_);
     // Seeds measured before (by the search or another seed) teach nothing new: the next neighbour's instead.
     if (known.count(here.name()) || !taken.insert(here.name()).second || !seedable_prior(here, p)) continue;
     out.push_back(here);
@@ -281,7 +281,7 @@ std::vector<KernelCandidate> Tuner::split_seeds(const Problem& p, const std::map
     if (!c) continue;
     LaunchKnobs split;
     split.pdl = true;  // as every launch the search measures (launch_variants)
-    split.splits = split_count(*c, p.shape, sm_count_, o_.max_splits);
+    split.splits = split_count(*c, p.shape, residency_, o_.max_splits);
     if (split.splits <= 1) continue;  // its tiles fill the SMs: an ordinary config, the search's to propose
     const KernelCandidate here{*c, split};
     if (known.count(here.name()) || !seedable_prior(here, p)) continue;
@@ -487,14 +487,14 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
     for (const auto& name : rule_contenders(generic_decisions(class_decisions), size_t(std::max(0, o_.seeds)))) {
       const auto c = candidate_named(db_, name);
       if (c && !c->specialized() && seedable(*c, problem))
-        measure_candidate(s, l, launched_on(*c, s, sm_count_), known, &spent, baseline_us, "seed: a winner on this class");
+        measure_candidate(s, l, launched_on(*c, s, residency_), known, &spent, baseline_us, "seed: a winner on this class");
     }
     if (const int n = sm80_measurements(s, budget_, !servable.empty()); n > 0 && !sm80_servable.empty())
       search_sm80(s, l, sm80_servable, n, known, spent, baseline_us);
     if (!servable.empty()) {
       const Measure measure = [&](const Shape&, const KernelConfig& k) -> std::optional<double> {
         std::optional<double> best;
-        for (const KernelCandidate& c : launch_variants(k, s, sm_count_, o_.max_splits))
+        for (const KernelCandidate& c : launch_variants(k, s, residency_, o_.max_splits))
           if (auto t = measure_candidate(s, l, c, known, &spent, baseline_us, ""); t && (!best || *t < *best)) best = t;
         return best;
       };
@@ -507,7 +507,7 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   final_comparison(s, l, known, baseline_us);
 }
 
-std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const std::map<std::string, Measurement>& known,
+std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const std::map<std::string, Measurement>& known,
                                                            bool heavy_problem) const {
   std::vector<FinalistVariant> out;
   if (!wants_finalist_variants()) return out;
@@ -534,8 +534,18 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const std::map<std::s
         v.config.cluster_m = cm;
         v.config.cluster_n = cn;
         v.config.multicast = true;
-        if (is_valid(v.config))
-          add(v, "a split finalist in a " + std::to_string(cm) + "x" + std::to_string(cn) + " cluster (--cluster-twins)");
+        if (!is_valid(v.config)) continue;
+        // As many parts as one wave of the resident clusters holds, at most the finalist's: a
+        // sliced sum needs every part of a tile at once, and more parts start a second wave
+        // (16 parts of 8 tiles fit 128 SMs, but not 16 clusters of 8 where 15 fit).
+        const int64_t fit = residency_.clusters_of(cm * cn) / std::max<int64_t>(1, cluster_tiles(v.config, s.M, s.N));
+        v.knobs.splits = int(std::min<int64_t>(c->knobs.splits, fit));
+        if (v.knobs.splits < 2) continue;
+        std::string why = "a split finalist in a " + std::to_string(cm) + "x" + std::to_string(cn) + " cluster (--cluster-twins)";
+        if (v.knobs.splits < c->knobs.splits)
+          why += ", " + std::to_string(v.knobs.splits) + " parts where it has " + std::to_string(c->knobs.splits) +
+                 ": as many as the resident clusters hold";
+        add(v, why);
       }
   }
   return out;
@@ -543,14 +553,14 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const std::map<std::s
 
 void Tuner::measure_raster_variants(const Shape& s, Layout l, std::map<std::string, Measurement>& known,
                                     const std::optional<double>& baseline_us) {
-  for (const auto& v : raster_variants(known, heavy(baseline_us)))
+  for (const auto& v : raster_variants(s, known, heavy(baseline_us)))
     measure_candidate(s, l, v.candidate, known, nullptr, baseline_us, v.why);
 }
 
 bool Tuner::needs_raster(const Shape& s, Layout l) const {
   if (!wants_finalist_variants() || needs_work(s, l) || rerastered_.count(problem_name(s, l)) || !db_.decision(s, l, o_.acc))
     return false;
-  return !raster_variants(recorded(s, l), heavy(recorded_baseline_us(s, l))).empty();
+  return !raster_variants(s, recorded(s, l), heavy(recorded_baseline_us(s, l))).empty();
 }
 
 // The problem's search stays as it was: its finalists are measured with the raster groups
@@ -768,7 +778,7 @@ std::vector<RuleEvidence> Tuner::rule_evidence(const std::vector<Decision>& grou
       if (!base || base->verdict != "pass" || !base->median_us) continue;
       ++e.servable;
       // The rule's launch on this shape, as the runtime would serve it.
-      const KernelCandidate here = launched_on(*c, d.shape, sm_count_);
+      const KernelCandidate here = launched_on(*c, d.shape, residency_);
       const auto m = db_.find(d.shape, d.layout, d.acc, "gemmforge", here.name(), "estimate");
       if (!m) {
         if (gaps) gaps->emplace_back(d.shape, d.layout, d.acc, here);
@@ -956,6 +966,9 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
   TuneResult r;
   r.sm_count = device.value("sm_count", 0);
   if (r.sm_count < 1) throw Error("the worker did not say how many SMs the GPU has");
+  // A worker that measured the resident clusters says so; else they are estimated from the SMs.
+  r.residency = device.contains("residency") ? Residency::from_json(device.at("residency")) : Residency(r.sm_count);
+  if (r.residency.sm_count != r.sm_count) throw Error("the worker's residency counts another number of SMs");
   // Set whenever the device says its compute capability: sm80 kernels may reach the compiler
   // even when that family is not searched now (class rules of a database tuned with it).
   try {
@@ -993,7 +1006,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
   settings["layouts"] = layouts;
   db.begin_run(o.command, device.dump(), settings.dump());
 
-  Tuner tuner(o, backend, source, db, r.sm_count);
+  Tuner tuner(o, backend, source, db, r.residency);
   tuner.run(r);
   r.table = tuner.build_table(env);
   // The table must load the way the runtime library will load it.

@@ -109,6 +109,7 @@ struct TuneResult {
   long long foreign = 0;  // measurements in the database from other environments (not used)
   bool stopped_by_time_limit = false;
   int sm_count = 0;
+  Residency residency;
   std::filesystem::path table_path, decisions_path, summary_path;
 };
 

@@ -69,6 +69,10 @@ expect_failure("db carry: a non-database" 2 "not a gemmforge results database" d
 expect_failure("db carry: no database" 2 "does not exist" db carry --db missing.sqlite --from-kernels .)
 expect_failure("db carry: nothing to carry" 2 "name --db, --table or both" db carry --from-kernels .)
 expect_failure("db carry: a table without its output" 2 "go together" db carry --from-kernels . --table foreign_table.json)
+expect_failure("trace: a cluster no rule allows" 2 "cluster sides of 1, 2, 4 or 8 CTAs"
+               trace --shape 256x256x4096 --kernel sm90_tn_f32_64x128x64_s6_c1_coop_3x2_mc_pdl)
+expect_failure("trace: parts apart without parts" 2 "parts apart orders"
+               trace --shape 256x256x4096 --kernel sm90_tn_f32_64x128x64_s6_c1_coop_1x1_tmastore_pa_pdl)
 expect_failure("tune: worker timeout" 2 "--timeout must be positive" tune --shape 64x64x64 --timeout 0)
 expect_failure("tune: no config of the families" 2 "holds no config of the families searched"
                tune --shape 64x64x64 --configs sm80 --families hopper)

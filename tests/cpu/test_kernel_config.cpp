@@ -399,6 +399,54 @@ TEST(LaunchKnobs, AReductionInsideAClusterHasItsOwnRules) {
   EXPECT_EQ(launch_problem(c, full), "");
 }
 
+TEST(Residency, MeasuredClustersOrAnEstimateFromTheSms) {
+  const Residency estimated(132);
+  EXPECT_FALSE(estimated.clusters_measured());
+  EXPECT_EQ(estimated.clusters_of(1), 132);
+  EXPECT_EQ(estimated.clusters_of(2), 66);
+  EXPECT_EQ(estimated.clusters_of(8), 16);
+  EXPECT_THROW(estimated.clusters_of(3), Error);
+  Residency h200(132);
+  h200.clusters = {66, 30, 15};  // what the occupancy calculator says: clusters stay inside one GPC
+  EXPECT_EQ(h200.clusters_of(4), 30);
+  EXPECT_EQ(h200.clusters_of(8), 15);
+  const Residency back = Residency::from_json(h200.to_json());
+  EXPECT_EQ(back.sm_count, 132);
+  EXPECT_EQ(back.clusters, h200.clusters);
+  EXPECT_FALSE(estimated.to_json().contains("resident_clusters"));  // an estimate is not written as a measurement
+  EXPECT_EQ(Residency::from_json(estimated.to_json()).clusters_of(8), 16);
+  // More clusters than the SMs hold, a negative count, a malformed object: refused, not used.
+  EXPECT_THROW(Residency::from_json({{"sm_count", 132}, {"resident_clusters", {{"2", 66}, {"4", 30}, {"8", 17}}}}), Error);
+  EXPECT_THROW(Residency::from_json({{"sm_count", -1}}), Error);
+  EXPECT_THROW(Residency::from_json({{"sm_count", "many"}}), Error);
+}
+
+TEST(SplitK, AutoSplitsCountClusterTilesAgainstResidentClusters) {
+  KernelConfig c;
+  c.block_m = 64;
+  c.block_n = 128;
+  c.consumers = 1;
+  Residency h200(132);
+  h200.clusters = {66, 30, 15};
+  // 256x256 in 64x128 tiles: 8 tiles, 16 parts fill 128 of 132 SMs in one wave.
+  EXPECT_EQ(auto_splits(c, 256, 256, 16384, h200), 16);
+  // In 4x2 clusters the same output is one cluster tile, and 15 clusters of 8 fit: 15 parts,
+  // where counting SMs (132 / 8 = 16) would ask for a part that cannot be resident.
+  KernelConfig c42 = c;
+  c42.cluster_m = 4;
+  c42.cluster_n = 2;
+  c42.multicast = true;
+  ASSERT_TRUE(is_valid(c42)) << validity_problems(c42)[0];
+  EXPECT_EQ(cluster_tiles(c42, 256, 256), 1);
+  EXPECT_EQ(auto_splits(c42, 256, 256, 16384, h200), 15);
+  EXPECT_EQ(auto_splits(c42, 256, 256, 16384, Residency(132)), 16);
+  // Edge tiles pad to whole clusters: 300x300 is 2x2 cluster tiles of 256x256.
+  EXPECT_EQ(cluster_tiles(c42, 300, 300), 4);
+  EXPECT_EQ(auto_splits(c42, 300, 300, 16384, h200), 3);
+  // The tiles fill the resident clusters: no split.
+  EXPECT_EQ(auto_splits(c42, 4096, 4096, 16384, h200), 1);
+}
+
 TEST(SplitK, PartsAreClampedAndTheWorkspaceCountsEverySlot) {
   KernelConfig c;  // 128x128, two cooperative consumers: two row parts per tile
   EXPECT_EQ(effective_splits(c, 16384, 8), 8);

@@ -4,15 +4,8 @@
 # (src/runtime/sm90_kernel.cpp). (a) the new cluster GPU test, which launches that case and
 # expects the refusal or a pass; (b) call 1's sweep with splits auto/8/12/14/16, under a hard
 # time limit; (c) the traces of call 1 (c), the 4x2 launch at 12 parts.
-set -uo pipefail
-export PYTHONUNBUFFERED=1
-tar xJf build/carry.tar.xz
-B=build/bin-ab
+source scripts/device_call.sh call2
 C=bench/results/2026-12-04-h200-session25/commands
-export GEMMFORGE_CACHE_DIR=/tmp/kc
-R=$OUT/call2 && mkdir -p $R
-q() { nvidia-smi --query-gpu=timestamp,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv,noheader >> $R/clocks.csv; }
-echo "timestamp,name,driver,sm_mhz,mem_mhz,max_sm_mhz,power_w,power_limit_w,temp_c" > $R/clocks.csv; q
 timeout -k 5 90 $B/gemmforge_gpu_tests --gtest_filter='Sm90Kernel.ClustersOfFourAndEight*' > $R/cluster_test.log 2>&1
 echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|OK \]|refused" $R/cluster_test.log | head
 grep -m3 -A8 "Failure" $R/cluster_test.log | head -30
