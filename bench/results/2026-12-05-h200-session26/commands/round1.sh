@@ -15,10 +15,12 @@ echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  
 grep -m3 -A8 "Failure" $R/cluster_test.log | head -30
 q
 SHAPES="--shape 256x256x16384 --shape 256x256x8192 --shape 256x512x16384 --shape 256x512x8192 --shape 512x512x16384 --shape 512x512x8192 --shape 128x512x16384 --shape 512x128x16384 --shape 128x256x16384 --shape 256x128x8192 --shape 128x128x8192 --shape 64x256x4096"
-timeout -k 5 125 $B/gemmforge bench $SHAPES --layout both --impl gemmforge,cublaslt-autotune --configs $C/tallk-clusters.json \
-  --splits auto,8,12,14,16 --pdl on --mode gpu --finalists 6 --time-limit 100 --out $R/sweep > $R/sweep.log 2>&1
+timeout -k 5 $((${SWEEP_S:-100} + 25)) $B/gemmforge bench $SHAPES --layout both --impl gemmforge,cublaslt-autotune --configs $C/tallk-clusters.json \
+  --splits auto,8,12,14,16 --pdl on --mode gpu --finalists 6 --time-limit ${SWEEP_S:-100} --out $R/sweep > $R/sweep.log 2>&1
 echo "sweep exit $? $(date +%T)"; grep -v "^\[compile\]\|^\[bench\]" $R/sweep.log | tail -30
 q
+# SWEEP_ONLY=1 (a card other than the H200 the table and database are for): stop after the sweep.
+[ -n "${SWEEP_ONLY:-}" ] && { tar czf $OUT/call1.tar.gz -C $OUT call1 && rm -rf $R; ls -la $OUT; exit 0; }
 OUT=$R GEMMFORGE_BIN=$B DB_CSV=bench/results/2026-12-04-h200-session25/derived/carried-db KEEP=1 \
   CONFIGS=bench/configs/tune-both.json LOG=tune-cluster-twins TUNE_SHAPES="--shapes shapes/tall-k.txt" PRIOR=tables/h200.json \
   TUNE_ARGS="--budget-under 32:24 --budget-under 128:16 --heavy-finalists 6 --cluster-twins 2x2,4x2,2x4" \
