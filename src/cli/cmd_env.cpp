@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "eval/cluster_residency.hpp"
 #include "eval/device.hpp"
 #include "eval/nvml.hpp"
 
@@ -9,8 +10,16 @@ namespace gemmforge::cli {
 void add_env(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("env", "Show the GPU, driver, CUDA and cuBLAS versions, clocks and power (JSON)");
   cmd->callback([&exit_code] {
-    const GpuInfo g = probe_gpu();
+    GpuInfo g = probe_gpu();
+    // What split counts are sized by (the bench, tune and the library measure it the same way).
+    std::string residency_error;
+    if (g.present && g.cc_major >= 9) try {
+        g.resident_clusters = measure_resident_clusters();
+      } catch (const Error& e) {
+        residency_error = e.what();
+      }
     nlohmann::json j = environment_json(g);
+    if (!residency_error.empty()) j["residency_error"] = residency_error;
     if (g.present) {
       auto& nvml = Nvml::instance(g.pci_bus_id);
       const auto r = nvml.read();
