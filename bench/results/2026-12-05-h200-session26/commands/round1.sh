@@ -15,7 +15,8 @@ echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  
 grep -m3 -A8 "Failure" $R/cluster_test.log | head -30
 q
 SHAPES="--shape 256x256x16384 --shape 256x256x8192 --shape 256x512x16384 --shape 256x512x8192 --shape 512x512x16384 --shape 512x512x8192 --shape 128x512x16384 --shape 512x128x16384 --shape 128x256x16384 --shape 256x128x8192 --shape 128x128x8192 --shape 64x256x4096"
-timeout -k 5 $((${SWEEP_S:-100} + 25)) $B/gemmforge bench $SHAPES --layout both --impl gemmforge,cublaslt-autotune --configs $C/tallk-clusters.json \
+# SWEEP_S=0 skips the sweep (the tune below measures the same twins on every tall-K problem).
+[ "${SWEEP_S:-100}" -gt 0 ] && timeout -k 5 $((${SWEEP_S:-100} + 25)) $B/gemmforge bench $SHAPES --layout both --impl gemmforge,cublaslt-autotune --configs $C/tallk-clusters.json \
   --splits auto,8,12,14,16 --pdl on --mode gpu --finalists 6 --time-limit ${SWEEP_S:-100} --out $R/sweep > $R/sweep.log 2>&1
 echo "sweep exit $? $(date +%T)"; grep -v "^\[compile\]\|^\[bench\]" $R/sweep.log | tail -30
 q
@@ -24,13 +25,13 @@ q
 OUT=$R GEMMFORGE_BIN=$B DB_CSV=bench/results/2026-12-04-h200-session25/derived/carried-db KEEP=1 \
   CONFIGS=bench/configs/tune-both.json LOG=tune-cluster-twins TUNE_SHAPES="--shapes shapes/tall-k.txt" PRIOR=tables/h200.json \
   TUNE_ARGS="--budget-under 32:24 --budget-under 128:16 --heavy-finalists 6 --cluster-twins 2x2,4x2,2x4" \
-  TIME_LIMIT_S=150 LIMIT_S=180 scripts/gpu_round.sh tune 2>&1 | tail -14
+  TIME_LIMIT_S=${TUNE_S:-150} LIMIT_S=$((${TUNE_S:-150} + 30)) scripts/gpu_round.sh tune 2>&1 | tail -14
 rm -f $R/tune/tune.sqlite*
 q
 for v in before after; do
   if [ $v = before ]; then t=tables/h200.json; else t=$R/tune/table.json; fi
   OUT=$R GEMMFORGE_BIN=$B TABLE=$t NAME=lib-$v LIB_SHAPES="--shapes shapes/tall-k.txt" IMPLS=gemmforge-lib,cublaslt-autotune \
-    MODES=gpu LIMIT_S=70 scripts/gpu_round.sh lib 2>&1 | grep -E "  (all|tall-K) |exit" | head -8
+    MODES=gpu LIMIT_S=${LIB_S:-70} scripts/gpu_round.sh lib 2>&1 | grep -E "  (all|tall-K) |exit" | head -8
 done
 q
 cp $R/tune/table.json $OUT/table-tallk.json; tar czf $OUT/call1.tar.gz -C $OUT call1 && rm -rf $R; ls -la $OUT
