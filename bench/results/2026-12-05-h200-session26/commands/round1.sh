@@ -9,7 +9,9 @@
 # against cuBLASLt-autotune. The sweep has 100 s (what it reaches is written).
 source scripts/device_call.sh call1
 C=bench/results/2026-12-04-h200-session25/commands
-$B/gemmforge env > $R/env.json 2>&1; grep -A6 residency $R/env.json
+$B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json; grep -A6 residency $R/env.json
+# The database and table are the H200's: on another card (the tool may lend an H100) only the sweep runs.
+grep -q '"gpu": "NVIDIA H200' $R/env.json || { echo "not an H200: the sweep only"; SWEEP_ONLY=1; }
 timeout -k 5 90 $B/gemmforge_gpu_tests --gtest_filter='Sm90Kernel.ClustersOfFourAndEight*' > $R/cluster_test.log 2>&1
 echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|OK \]|refused" $R/cluster_test.log | head
 grep -m3 -A8 "Failure" $R/cluster_test.log | head -30
@@ -20,7 +22,7 @@ SHAPES="--shape 256x256x16384 --shape 256x256x8192 --shape 256x512x16384 --shape
   --splits auto,8,12,14,16 --pdl on --mode gpu --finalists 6 --time-limit ${SWEEP_S:-100} --out $R/sweep > $R/sweep.log 2>&1
 echo "sweep exit $? $(date +%T)"; grep -v "^\[compile\]\|^\[bench\]" $R/sweep.log | tail -30
 q
-# SWEEP_ONLY=1 (a card other than the H200 the table and database are for): stop after the sweep.
+# SWEEP_ONLY=1 (or a card other than the H200 the table and database are for): stop after the sweep.
 [ -n "${SWEEP_ONLY:-}" ] && { tar czf $OUT/call1.tar.gz -C $OUT call1 && rm -rf $R; ls -la $OUT; exit 0; }
 OUT=$R GEMMFORGE_BIN=$B DB_CSV=bench/results/2026-12-04-h200-session25/derived/carried-db KEEP=1 \
   CONFIGS=bench/configs/tune-both.json LOG=tune-cluster-twins TUNE_SHAPES="--shapes shapes/tall-k.txt" PRIOR=tables/h200.json \
