@@ -11,7 +11,7 @@ source scripts/device_call.sh call1
 C=bench/results/2026-12-04-h200-session25/commands
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json; grep -A6 residency $R/env.json
 # The database and table are the H200's: on another card (the tool may lend an H100) only the sweep runs.
-grep -q '"gpu": "NVIDIA H200' $R/env.json || { echo "not an H200: the sweep only"; SWEEP_ONLY=1; }
+grep -q '"gpu": "NVIDIA H200' $R/env.json || { echo "not an H200: the sweep only"; SWEEP_ONLY=1; [ "${SWEEP_S:-100}" -gt 0 ] || SWEEP_S=90; }
 timeout -k 5 90 $B/gemmforge_gpu_tests --gtest_filter='Sm90Kernel.ClustersOfFourAndEight*' > $R/cluster_test.log 2>&1
 echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|OK \]|refused" $R/cluster_test.log | head
 grep -m3 -A8 "Failure" $R/cluster_test.log | head -30
