@@ -1,0 +1,24 @@
+# Session 26, call 1b: round1.sh cut to the device time left after 13 refused starts (~400 s):
+# no sweep; the cluster test, the tall-K problems reopened with --cluster-twins, then the library
+# on tall-K with the new table and the shipped one. The archive is rewritten after each step, so a
+# call cut off by its limit still brings back what it finished.
+source scripts/device_call.sh call1
+pack() { tar czf $OUT/call1.tar.gz -C $OUT call1; [ -f $R/tune/table.json ] && cp $R/tune/table.json $OUT/table-tallk.json; }
+$B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json; grep -A6 residency $R/env.json
+grep -q '"gpu": "NVIDIA H200' $R/env.json || { echo "not an H200: nothing else runs (the database is the H200's)"; pack; exit 0; }
+timeout -k 5 60 $B/gemmforge_gpu_tests --gtest_filter='Sm90Kernel.ClustersOfFourAndEight*' > $R/cluster_test.log 2>&1
+echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|OK \]|refused" $R/cluster_test.log | head -5
+q; pack
+OUT=$R GEMMFORGE_BIN=$B DB_CSV=bench/results/2026-12-04-h200-session25/derived/carried-db KEEP=1 \
+  CONFIGS=bench/configs/tune-both.json LOG=tune-cluster-twins TUNE_SHAPES="--shapes shapes/tall-k.txt" PRIOR=tables/h200.json \
+  TUNE_ARGS="--budget-under 32:24 --budget-under 128:16 --heavy-finalists 6 --cluster-twins 2x2,4x2,2x4" \
+  TIME_LIMIT_S=${TUNE_S:-100} LIMIT_S=$((${TUNE_S:-100} + 25)) scripts/gpu_round.sh tune 2>&1 | tail -12
+rm -f $R/tune/tune.sqlite*
+q; pack
+for v in after before; do
+  if [ $v = before ]; then t=tables/h200.json; else t=$R/tune/table.json; fi
+  OUT=$R GEMMFORGE_BIN=$B TABLE=$t NAME=lib-$v LIB_SHAPES="--shapes shapes/tall-k.txt" IMPLS=gemmforge-lib,cublaslt-autotune \
+    MODES=gpu LIMIT_S=${LIB_S:-50} scripts/gpu_round.sh lib 2>&1 | grep -E "  (all|tall-K) |exit" | head -6
+  q; pack
+done
+rm -rf $R; ls -la $OUT
