@@ -5,7 +5,14 @@
 source scripts/device_call.sh call1
 pack() { tar czf $OUT/call1.tar.gz -C $OUT call1; [ -f $R/tune/table.json ] && cp $R/tune/table.json $OUT/table-tallk.json; }
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json; grep -A6 residency $R/env.json
-grep -q '"gpu": "NVIDIA H200' $R/env.json || { echo "not an H200: nothing else runs (the database is the H200's)"; pack; exit 0; }
+# On another card (the database and table are the H200's): round1's tall-K cluster sweep alone.
+SHAPES="--shape 256x256x16384 --shape 256x512x16384 --shape 512x512x16384 --shape 128x256x16384 --shape 256x128x8192 --shape 64x256x4096"
+grep -q '"gpu": "NVIDIA H200' $R/env.json || {
+  echo "not an H200: the sweep only"
+  timeout -k 5 $((${SWEEP_S:-90} + 25)) $B/gemmforge bench $SHAPES --layout tn --impl gemmforge,cublaslt-autotune \
+    --configs bench/results/2026-12-04-h200-session25/commands/tallk-clusters.json --splits auto,8,12 --pdl on --mode gpu \
+    --finalists 6 --time-limit ${SWEEP_S:-90} --out $R/sweep > $R/sweep.log 2>&1
+  echo "sweep exit $?"; grep -v "^\[compile\]\|^\[bench\]" $R/sweep.log | tail -25; q; pack; exit 0; }
 timeout -k 5 60 $B/gemmforge_gpu_tests --gtest_filter='Sm90Kernel.ClustersOfFourAndEight*' > $R/cluster_test.log 2>&1
 echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|OK \]|refused" $R/cluster_test.log | head -5
 q; pack
