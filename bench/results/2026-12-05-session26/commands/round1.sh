@@ -8,6 +8,11 @@
 # runtime library on the tall-K shapes with the shipped table and with the new one, gpu mode,
 # against cuBLASLt-autotune. The sweep has 100 s (what it reaches is written).
 source scripts/device_call.sh call1
+# build/carried-db (carried with the call): session 24's database carried to this kernel source, made
+# on the CPU (~15 min; not committed, it is derived):
+#   build/bin/gemmforge db import --dir bench/results/2026-12-04-h200-session24/call1/tune/db --db /tmp/c.sqlite
+#   git worktree add /tmp/old 62cf921 && build/bin/gemmforge db carry --db /tmp/c.sqlite --from-kernels /tmp/old/kernels
+#   build/bin/gemmforge db export --db /tmp/c.sqlite --dir build/carried-db
 C=bench/results/2026-12-04-h200-session25/commands
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json; grep -A6 residency $R/env.json
 # The database and table are the H200's: on another card (the tool may lend an H100) only the sweep runs.
@@ -24,7 +29,7 @@ echo "sweep exit $? $(date +%T)"; grep -v "^\[compile\]\|^\[bench\]" $R/sweep.lo
 q
 # SWEEP_ONLY=1 (or a card other than the H200 the table and database are for): stop after the sweep.
 [ -n "${SWEEP_ONLY:-}" ] && { tar czf $OUT/call1.tar.gz -C $OUT call1 && rm -rf $R; ls -la $OUT; exit 0; }
-OUT=$R GEMMFORGE_BIN=$B DB_CSV=bench/results/2026-12-04-h200-session25/derived/carried-db KEEP=1 \
+OUT=$R GEMMFORGE_BIN=$B DB_CSV=build/carried-db KEEP=1 \
   CONFIGS=bench/configs/tune-both.json LOG=tune-cluster-twins TUNE_SHAPES="--shapes shapes/tall-k.txt" PRIOR=tables/h200.json \
   TUNE_ARGS="--budget-under 32:24 --budget-under 128:16 --heavy-finalists 6 --cluster-twins 2x2,4x2,2x4" \
   TIME_LIMIT_S=${TUNE_S:-150} LIMIT_S=$((${TUNE_S:-150} + 30)) scripts/gpu_round.sh tune 2>&1 | tail -14

@@ -3,6 +3,11 @@
 # on tall-K with the new table and the shipped one. The archive is rewritten after each step, so a
 # call cut off by its limit still brings back what it finished.
 source scripts/device_call.sh call1
+# build/carried-db (carried with the call): session 24's database carried to this kernel source, made
+# on the CPU (~15 min; not committed, it is derived):
+#   build/bin/gemmforge db import --dir bench/results/2026-12-04-h200-session24/call1/tune/db --db /tmp/c.sqlite
+#   git worktree add /tmp/old 62cf921 && build/bin/gemmforge db carry --db /tmp/c.sqlite --from-kernels /tmp/old/kernels
+#   build/bin/gemmforge db export --db /tmp/c.sqlite --dir build/carried-db
 pack() { tar czf $OUT/call1.tar.gz -C $OUT call1; [ -f $R/tune/table.json ] && cp $R/tune/table.json $OUT/table-tallk.json; }
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json; grep -A6 residency $R/env.json
 # On another card (the database and table are the H200's): round1's tall-K cluster sweep alone.
@@ -16,7 +21,7 @@ grep -q '"gpu": "NVIDIA H200' $R/env.json || {
 timeout -k 5 60 $B/gemmforge_gpu_tests --gtest_filter='Sm90Kernel.ClustersOfFourAndEight*' > $R/cluster_test.log 2>&1
 echo "cluster test exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|OK \]|refused" $R/cluster_test.log | head -5
 q; pack
-OUT=$R GEMMFORGE_BIN=$B DB_CSV=bench/results/2026-12-04-h200-session25/derived/carried-db KEEP=1 \
+OUT=$R GEMMFORGE_BIN=$B DB_CSV=build/carried-db KEEP=1 \
   CONFIGS=bench/configs/tune-both.json LOG=tune-cluster-twins TUNE_SHAPES="--shapes shapes/tall-k.txt" PRIOR=tables/h200.json \
   TUNE_ARGS="--budget-under 32:24 --budget-under 128:16 --heavy-finalists 6 --cluster-twins 2x2,4x2,2x4" \
   TIME_LIMIT_S=${TUNE_S:-100} LIMIT_S=$((${TUNE_S:-100} + 25)) scripts/gpu_round.sh tune 2>&1 | tail -12
