@@ -23,6 +23,19 @@ __device__ inline u32 atomic_add_gpu(u32* p, u32 v) {
   return old;
 }
 
+// Adds v to *p at gpu scope, releasing this thread's earlier writes (and, after a barrier, its
+// CTA's), and waits for no reply: an arrival nobody needs the old value of.
+__device__ inline void release_add_gpu(u32* p, u32 v) {
+  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Adds v to *p at gpu scope and returns the old value; orders nothing else.
+__device__ inline u32 relaxed_add_gpu(u32* p, u32 v) {
+  u32 old;
+  asm volatile("atom.add.relaxed.gpu.global.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+
 __device__ inline u32 load_acquire_gpu(const u32* p) {
   u32 v;
   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");

@@ -26,6 +26,8 @@
 #include "ptx/named_barrier.cuh"
 #include "sm90/epilogue.cuh"
 #include "sm90/hgemm_traits.cuh"
+#include "sm90/tile_scheduler.cuh"
+#include "sm90/trace.cuh"
 #include "sm90/work_division.cuh"
 
 namespace gemmforge::sm90 {
@@ -45,6 +47,24 @@ struct SplitK {
   static constexpr int kBatch = kPairs <= 32 ? 4 : (kPairs <= 64 ? 2 : 1);
   static constexpr int kClusterBatch = 4;  // other CTAs' pairs in flight at once (reduce_in_cluster)
   static constexpr int kSliceChunk = kPairs <= 64 ? 4 : 2, kSliceBatch = kPairs <= 32 ? 8 : (kPairs <= 64 ? 4 : 2);
+  // The lean finish (reduce_sliced_lean) is built only into kernels built for split launches
+  // through global memory (parts apart, tile_scheduler.cuh). Other builds keep the earlier finish
+  // (reduce_sliced), token for token: their code, and so the tuned measurements of every kernel
+  // the shipped table serves, stay as they were (`gemmforge db carry` moves a measurement only
+  // where the code is unchanged). A whole-grid tune can then give every build the lean one.
+  // (Functions, not constexpr variables: NVRTC's -default-device would make each variable a
+  // device global in every kernel's cubin, and so change every build's code.)
+  static __device__ constexpr bool lean_finish() { return parts_apart_of<T>(0); }
+  // The lean finish sizes a one-consumer tile's batches to the parts: up to slice_loads() loads per
+  // thread in flight, every part's at once where they fit, so one round trip to L2 serves a slice
+  // of up to slice_loads() / parts pairs (two of 16 parts took 1.42 us, one 0.87: session 14). Large
+  // tiles keep fewer (their accumulators stay live through it), and at most slice_chunk_max() pairs
+  // are summed at once (more spilled 64x128). Two-consumer kernels keep the fixed batches above:
+  // their consumers' register budget is set by setmaxnreg, and more loads spilled them. So do
+  // tiles narrower than 64x64: sized batches took 64x16 and 64x32 from 128 registers to 168, and
+  // their in-cluster launches from two CTAs an SM to one.
+  static __device__ constexpr int slice_loads() { return kPairs <= 32 ? 32 : (kPairs <= 64 ? 16 : 4); }
+  static __device__ constexpr int slice_chunk_max() { return kPairs < 4 ? kPairs : 4; }
   static_assert(T::Mma::kRegs % 2 == 0 && kPairs % kChunk == 0, "accumulators are moved in pairs");
 
   // Pair c of a thread's accumulators (registers 2p and 2p + 1 of wgmma tile c / (kRegs / 2)).
@@ -94,6 +114,100 @@ struct SplitK {
     }
   }
 
+  // Sums pairs [begin, end) of this thread over the `parts` slots at `all`, in slot order, and
+  // stores them; kPairsAtOnce pairs of kPartsAtOnce parts are loaded at once.
+  template <int kPairsAtOnce, int kPartsAtOnce>
+  static __device__ void sum_and_store(const ptx::u64* all, int begin, int end, int parts, ptx::u16* C, int M, int N,
+                                       int row0, int col0) {
+    using namespace ptx;
+    for (int c0 = begin; c0 < end; c0 += kPairsAtOnce) {
+      AccReg lo[kPairsAtOnce], hi[kPairsAtOnce];
+      for (int s0 = 0; s0 < parts; s0 += kPartsAtOnce) {
+        u64 v[kPartsAtOnce][kPairsAtOnce];
+#pragma unroll
+        for (int b = 0; b < kPartsAtOnce; ++b)
+#pragma unroll
+          for (int i = 0; i < kPairsAtOnce; ++i)
+            v[b][i] = s0 + b < parts && c0 + i < end ? load_global_l2(all + size_t(s0 + b) * kSlotPairs + (c0 + i) * 128) : 0ull;
+#pragma unroll
+        for (int b = 0; b < kPartsAtOnce; ++b)
+#pragma unroll
+          for (int i = 0; i < kPairsAtOnce; ++i) {
+            if (s0 + b == 0) set(lo[i], hi[i], v[b][i]);
+            else if (s0 + b < parts) add(lo[i], hi[i], v[b][i]);
+          }
+      }
+#pragma unroll
+      for (int i = 0; i < kPairsAtOnce; ++i)
+        if (c0 + i < end) store_accumulator_pair<T>(c0 + i, lo[i], hi[i], C, M, N, row0, col0);
+    }
+  }
+  // The batch sized to the parts: every part at once, up to slice_loads() loads.
+  template <int kParts>
+  static __device__ constexpr int slice_batch() { return kParts < slice_loads() ? kParts : slice_loads(); }
+  template <int kParts>
+  static __device__ constexpr int slice_chunk() {
+    return slice_loads() / slice_batch<kParts>() < slice_chunk_max() ? slice_loads() / slice_batch<kParts>()
+                                                                       : slice_chunk_max();
+  }
+  static __device__ void sum_and_store_slice(const ptx::u64* all, int begin, int end, int parts, ptx::u16* C, int M,
+                                             int N, int row0, int col0) {
+    if constexpr (T::kConsumers > 1 || kPairs < 16)
+      sum_and_store<kSliceChunk, kSliceBatch>(all, begin, end, parts, C, M, N, row0, col0);
+    else if (parts <= 4) sum_and_store<slice_chunk<4>(), slice_batch<4>()>(all, begin, end, parts, C, M, N, row0, col0);
+    else if (parts <= 8) sum_and_store<slice_chunk<8>(), slice_batch<8>()>(all, begin, end, parts, C, M, N, row0, col0);
+    else if (parts <= 16) sum_and_store<slice_chunk<16>(), slice_batch<16>()>(all, begin, end, parts, C, M, N, row0, col0);
+    else sum_and_store<slice_chunk<32>(), slice_batch<32>()>(all, begin, end, parts, C, M, N, row0, col0);
+  }
+
+  // A reduction's phases in SM clocks, summed per CTA (trace.cuh; the first consumer's first
+  // thread; nothing in untraced builds).
+  static __device__ void stamp_reduction(ptx::u64 publish, ptx::u64 arrive, ptx::u64 wait, ptx::u64 slice,
+                                         ptx::u64 depart) {
+    if (threadIdx.x == 128) {
+      trace::cta_add(trace::kRedPublishClocks, publish);
+      trace::cta_add(trace::kRedArriveClocks, arrive);
+      trace::cta_add(trace::kRedWaitClocks, wait);
+      trace::cta_add(trace::kRedSliceClocks, slice);
+      trace::cta_add(trace::kRedDepartClocks, depart);
+      trace::cta_add(trace::kRedCalls, 1);
+    }
+  }
+
+  // The lean finish of a sliced sum (lean_finish() builds): the same steps, waiting less. Nobody
+  // needs the old count of an arrival, so it is a reduction that waits for no reply (its release
+  // still waits for the partial sums to reach L2); a one-consumer tile loads every part's slice at
+  // once; and the departure releases nothing (no one reads C in this launch), so it does not wait
+  // for the stores of C. The departure still follows the acquiring poll, so the last to leave
+  // resets counters everyone has seen full. Its phases are stamped in traced builds.
+  static __device__ void reduce_sliced_lean(Acc& acc, ptx::u32* workspace, int tile_parts, int slots_per_tile,
+                                            int tile_part, int slot, int parts, ptx::u32 barrier, ptx::u16* C, int M,
+                                            int N, int row0, int col0) {
+    using namespace ptx;
+    u32* arrive = arrivals(workspace, tile_part);
+    u32* departed = departures(workspace, tile_parts, tile_part);
+    const u64* all = slots(workspace, tile_parts, slots_per_tile, tile_part);
+    const u64 t0 = trace::clock();  // trace.cuh's stamps (0 in untraced builds)
+    u64* mine = slots(workspace, tile_parts, slots_per_tile, tile_part) + size_t(slot) * kSlotPairs;
+#pragma unroll
+    for (int c = 0; c < kPairs; ++c) store_global_l2(mine + c * 128, pack(pair_lo(acc, c), pair_hi(acc, c)));
+    named_barrier_sync(barrier, 128);  // every thread's stores before thread 0's release (cumulative)
+    const u64 t1 = trace::clock();
+    if (threadIdx.x % 128 == 0) release_add_gpu(arrive, 1u);
+    const u64 t2 = trace::clock();
+    if (threadIdx.x % 128 == 0)
+      while (load_acquire_gpu(arrive) < u32(parts)) nanosleep(32);
+    named_barrier_sync(barrier, 128);
+    const u64 t3 = trace::clock();
+    sum_and_store_slice(all, slot * kPairs / parts, (slot + 1) * kPairs / parts, parts, C, M, N, row0, col0);
+    const u64 t4 = trace::clock();
+    if (threadIdx.x % 128 == 0 && relaxed_add_gpu(departed, 1u) == u32(parts - 1)) {
+      *arrive = 0u;
+      *departed = 0u;
+    }
+    stamp_reduction(t1 - t0, t2 - t1, t3 - t2, t4 - t3, trace::clock() - t4);
+  }
+
   // Sliced: publishes, waits for the tile's other units, then sums and stores its slice — pairs
   // [slot·kPairs/parts, (slot+1)·kPairs/parts) of every thread (each thread's pairs map to its own
   // places in the tile, the same in every unit). Persistent launches only.
@@ -101,6 +215,10 @@ struct SplitK {
                                        int tile_part, int slot, int parts, ptx::u32 barrier, ptx::u16* C, int M, int N,
                                        int row0, int col0) {
     using namespace ptx;
+    if constexpr (lean_finish()) {
+      reduce_sliced_lean(acc, workspace, tile_parts, slots_per_tile, tile_part, slot, parts, barrier, C, M, N, row0, col0);
+      return;
+    }
     u32* arrive = arrivals(workspace, tile_part);
     const u64* all = slots(workspace, tile_parts, slots_per_tile, tile_part);
     publish(acc, arrive, slots(workspace, tile_parts, slots_per_tile, tile_part), slot, barrier);

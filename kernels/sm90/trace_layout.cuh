@@ -10,7 +10,7 @@ namespace gemmforge::sm90::trace {
 
 // Enumerators, not constexpr variables: NVRTC's -default-device would make each of those a
 // device global in every kernel's cubin, traced or not.
-enum Capacity : int { kCtas = 4096, kUnits = 24, kCtaSlots = 16, kUnitSlots = 5, kSlotsPerCta = kCtaSlots + kUnits * kUnitSlots };
+enum Capacity : int { kCtas = 4096, kUnits = 24, kCtaSlots = 24, kUnitSlots = 5, kSlotsPerCta = kCtaSlots + kUnits * kUnitSlots };
 
 enum CtaSlot : int {
   kEntryNs = 0,         // thread 0, first instruction (globaltimer)
@@ -30,6 +30,14 @@ enum CtaSlot : int {
   kEpiStageClocks,      // staging (stmatrix) and the proxy fence after it
   kEpiCalls,            // epilogues those sums are over
   kEpiIssueClocks,      // issuing the TMA stores and committing them
+  // The first consumer's first thread in its sliced split-K reductions with the lean finish
+  // (split_k.cuh, reduce_sliced_lean: parts-apart builds), clocks summed over its reduced units:
+  kRedPublishClocks,    // writing its partial sums to the workspace, to the barrier after
+  kRedArriveClocks,     // issuing its arrival (the release waits for those writes to reach L2)
+  kRedWaitClocks,       // until every part has arrived
+  kRedSliceClocks,      // summing its slice of the tile and issuing its stores
+  kRedDepartClocks,     // its departure
+  kRedCalls,            // reductions those sums are over
 };
 
 enum UnitSlot : int {

@@ -29,6 +29,7 @@ struct Phase {
 const std::vector<Phase>& phases() {
   auto cta = [](double TraceCta::*m) { return [m](const void* p) { return static_cast<const TraceCta*>(p)->*m; }; };
   auto unit = [](double TraceUnit::*m) { return [m](const void* p) { return static_cast<const TraceUnit*>(p)->*m; }; };
+  auto reduced = [](const void* p) { return static_cast<const TraceCta*>(p)->reductions > 0; };
   static const std::vector<Phase> list = {
       {"setup_us", "CTA entry to barriers set up and the PDL wait passed", false, cta(&TraceCta::setup_us)},
       {"first_load_us", "producer's first TMA to the first stage full", false, cta(&TraceCta::first_load_us)},
@@ -43,6 +44,13 @@ const std::vector<Phase>& phases() {
       {"epi_barrier_us", "per epilogue call: in named barriers", false, cta(&TraceCta::epi_barrier_us)},
       {"epi_stage_us", "per epilogue call: staging (stmatrix) and its proxy fence", false, cta(&TraceCta::epi_stage_us)},
       {"epi_issue_us", "per epilogue call: issuing and committing its TMA stores", false, cta(&TraceCta::epi_issue_us)},
+      {"red_publish_us", "per sliced reduction: writing its partial sums, to the barrier after", false, cta(&TraceCta::red_publish_us),
+       reduced},
+      {"red_arrive_us", "per sliced reduction: issuing its arrival (the release waits for the partial sums)", false, cta(&TraceCta::red_arrive_us), reduced},
+      {"red_wait_us", "per sliced reduction: until every part arrived", false, cta(&TraceCta::red_wait_us), reduced},
+      {"red_slice_us", "per sliced reduction: summing its slice, issuing its stores", false, cta(&TraceCta::red_slice_us), reduced},
+      {"red_depart_us", "per sliced reduction: departing", false, cta(&TraceCta::red_depart_us),
+       reduced},
       {"store_wait_us", "last unit done to the walk's TMA stores read out", false, cta(&TraceCta::store_wait_us)},
       {"drain_us", "walk done to CTA exit (cluster barriers)", false, cta(&TraceCta::drain_us)},
       {"producer_wait_us", "producer waiting for free stages, summed per CTA", false, cta(&TraceCta::producer_wait_us)},
@@ -139,6 +147,15 @@ TraceSummary summarize_trace(const std::vector<uint64_t>& words, int grid_ctas) 
       t.epi_barrier_us = double(slot(c, tr::kEpiBarrierClocks)) * per_unit;
       t.epi_stage_us = double(slot(c, tr::kEpiStageClocks)) * per_unit;
       t.epi_issue_us = double(slot(c, tr::kEpiIssueClocks)) * per_unit;
+    }
+    if (const uint64_t calls = slot(c, tr::kRedCalls); calls > 0) {
+      const double per_call = us_per_tick / double(calls);
+      t.reductions = int(calls);
+      t.red_publish_us = double(slot(c, tr::kRedPublishClocks)) * per_call;
+      t.red_arrive_us = double(slot(c, tr::kRedArriveClocks)) * per_call;
+      t.red_wait_us = double(slot(c, tr::kRedWaitClocks)) * per_call;
+      t.red_slice_us = double(slot(c, tr::kRedSliceClocks)) * per_call;
+      t.red_depart_us = double(slot(c, tr::kRedDepartClocks)) * per_call;
     }
     s.per_cta.push_back(t);
   }

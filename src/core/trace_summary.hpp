@@ -16,6 +16,7 @@ inline constexpr const char* kTraceBufferSymbol = "gemmforge_trace";
 
 struct TraceCta {
   int cta = 0, sm = 0, units = 0;
+  int reductions = 0;            // sliced split-K reductions its first consumer stamped
   double setup_us = 0;           // entry to the barriers initialised and the PDL wait passed
   double first_load_us = 0;      // the producer's first TMA to the first unit's first stage full
   double producer_wait_us = 0;   // the producer waiting for free stages, summed
@@ -28,6 +29,13 @@ struct TraceCta {
   double epi_barrier_us = 0;     // in the epilogue's named barriers
   double epi_stage_us = 0;       // staging into shared memory and the proxy fence
   double epi_issue_us = 0;       // issuing and committing the TMA stores
+  // Per sliced split-K reduction of the first consumer's first thread, in builds with the lean
+  // finish (parts apart; 0 for other launches):
+  double red_publish_us = 0;     // writing its partial sums, to the barrier after
+  double red_arrive_us = 0;      // issuing its arrival on the tile's counter (sliced)
+  double red_wait_us = 0;        // until every part arrived
+  double red_slice_us = 0;       // summing its slice and issuing its stores
+  double red_depart_us = 0;      // departing
   double entry_us = 0, end_us = 0;  // globaltimer, from the launch's first CTA entry
 };
 

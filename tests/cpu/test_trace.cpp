@@ -79,6 +79,13 @@ std::vector<uint64_t> two_cta_buffer() {
     put(cta, tr::kEpiStageClocks, 900);
     put(cta, tr::kEpiIssueClocks, 150);
   }
+  // CTA 0 also stamped two split-K reductions; CTA 1 none.
+  put(0, tr::kRedCalls, 2);
+  put(0, tr::kRedPublishClocks, 1200);  // 0.4 µs per reduction
+  put(0, tr::kRedArriveClocks, 30);
+  put(0, tr::kRedWaitClocks, 3000);
+  put(0, tr::kRedSliceClocks, 1800);
+  put(0, tr::kRedDepartClocks, 600);
   return w;
 }
 
@@ -98,6 +105,13 @@ TEST(Trace, SummaryConvertsStampsToPhases) {
   EXPECT_NEAR(s.per_cta[0].epi_barrier_us, 0.1, 1e-3);
   EXPECT_NEAR(s.per_cta[0].epi_stage_us, 0.3, 1e-3);
   EXPECT_NEAR(s.per_cta[0].epi_issue_us, 0.05, 1e-3);
+  EXPECT_EQ(s.per_cta[0].reductions, 2);
+  EXPECT_NEAR(s.per_cta[0].red_publish_us, 0.4, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].red_arrive_us, 0.01, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].red_wait_us, 1.0, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].red_slice_us, 0.6, 1e-3);
+  EXPECT_NEAR(s.per_cta[0].red_depart_us, 0.2, 1e-3);
+  EXPECT_EQ(s.per_cta[1].reductions, 0);
   ASSERT_EQ(s.units.size(), 4u);
   for (const auto& u : s.units) {
     EXPECT_EQ(u.k_blocks, 16);
@@ -112,6 +126,7 @@ TEST(Trace, SummaryConvertsStampsToPhases) {
   const auto j = trace_phases_json(s);
   EXPECT_NEAR(j["phases"]["clocks_per_k_block"]["median"].get<double>(), 1200, 1e-6);
   EXPECT_EQ(j["phases"]["unit_gap_us"]["n"].get<int>(), 2);
+  EXPECT_EQ(j["phases"]["red_wait_us"]["n"].get<int>(), 1);  // over the CTAs that reduced
   EXPECT_NE(trace_phases_table(s).find("unit_finish_us"), std::string::npos);
   const std::string csv = trace_units_csv(s);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);  // a header and four units

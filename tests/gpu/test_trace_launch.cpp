@@ -1,5 +1,6 @@
 // `gemmforge trace` on the GPU: a traced build passes the gate, and its read-back stamps account
-// for every CTA of the launch and every unit of the walk, in time order.
+// for every CTA of the launch and every unit of the walk, in time order, and a sliced split-K
+// launch stamps each phase of its reduction.
 #include <gtest/gtest.h>
 
 #include "gpu_test_env.hpp"
@@ -23,6 +24,7 @@ TEST(TraceLaunch, StampsCoverEveryCtaAndUnitInOrder) {
   split.block_m = split.block_n = 64;
   split.stages = 8;
   split.consumers = 1;
+  split.parts_apart = true;  // built for split launches: the lean finish, whose phases are stamped
   LaunchKnobs four_parts;
   four_parts.splits = 4;
   struct Case {
@@ -48,9 +50,19 @@ TEST(TraceLaunch, StampsCoverEveryCtaAndUnitInOrder) {
       EXPECT_GE(u.finish_us, 0) << what;
       EXPECT_GT(u.k_blocks, 0) << what;
     }
+    const bool sliced = c.knobs.splits > 1;  // one unit a CTA, each reduced in slices
     for (const auto& cta : t.summary.per_cta) {
       EXPECT_GE(cta.setup_us, 0) << what;
       EXPECT_GE(cta.end_us, cta.entry_us) << what;
+      // One a launch, summed over the two launches after the buffer is zeroed (trace_launch).
+      EXPECT_EQ(cta.reductions, sliced ? 2 : 0) << what;
+      if (sliced) {  // every phase stamped, and the parts' wait and the slice take time
+        EXPECT_GT(cta.red_publish_us, 0) << what;
+        EXPECT_GE(cta.red_arrive_us, 0) << what;
+        EXPECT_GT(cta.red_wait_us, 0) << what;
+        EXPECT_GT(cta.red_slice_us, 0) << what;
+        EXPECT_GE(cta.red_depart_us, 0) << what;
+      }
     }
   }
 }
