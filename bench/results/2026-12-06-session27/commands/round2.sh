@@ -10,7 +10,7 @@ grep -q '"gpu": "NVIDIA H200' $R/env.json || { echo "not an H200"; pack; rm -rf 
 timeout -k 5 90 $B/gemmforge_gpu_tests --gtest_filter='Runtime*:TraceLaunch*' > $R/runtime_tests.log 2>&1
 echo "runtime tests exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]" $R/runtime_tests.log | head
 q; pack
-OUT=$R GEMMFORGE_BIN=$B TABLE=tables/h200.json NAME=lib-grid LIB_SHAPES="--shapes grid" IMPLS=gemmforge-lib,cublaslt-autotune,cublas \
+OUT=$R GEMMFORGE_BIN=$B TABLE=tables/h200.json NAME=lib-grid LIB_SHAPES="--shapes grid" IMPLS=${GRID_IMPLS:-gemmforge-lib,cublaslt-autotune,cublas} \
   MODES=gpu LIMIT_S=${GRID_S:-400} scripts/gpu_round.sh lib 2>&1 | grep -E "\(best\) +cublas|exit|stopped" | head -12
 q; pack
 left=$(( 560 - SECONDS )); [ $left -gt 150 ] && left=150
