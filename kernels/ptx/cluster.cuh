@@ -53,4 +53,14 @@ __device__ inline u64 load_shared_cluster(u32 cluster_addr) {
   return v;
 }
 
+// An 8-byte store into another CTA's shared memory (`cluster_addr`, a window address) that counts
+// its bytes on that CTA's mbarrier (`cluster_bar`, also a window address). The receiver learns of
+// it by waiting on its own barrier (mbarrier_wait_cluster), so sender and receiver never meet at a
+// cluster barrier; the value leaves from registers, so nothing of the sender's must outlive it.
+__device__ inline void store_async_cluster(u32 cluster_addr, u64 v, u32 cluster_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];" ::"r"(cluster_addr), "l"(v),
+               "r"(cluster_bar)
+               : "memory");
+}
+
 }  // namespace gemmforge::ptx

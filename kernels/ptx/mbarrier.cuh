@@ -31,4 +31,16 @@ __device__ inline void mbarrier_wait(u64* bar, u32 parity) {
       : "memory");
 }
 
+// The same wait, acquiring at cluster scope: what other CTAs stored into this CTA's shared memory
+// with store_async_cluster (whose byte counts completed the phase) is visible after it.
+__device__ inline void mbarrier_wait_cluster(u64* bar, u32 parity) {
+  asm volatile(
+      "{\n.reg .pred done;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT_%=;\n}\n" ::"r"(smem_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+
 }  // namespace gemmforge::ptx

@@ -74,6 +74,24 @@ __device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, type
   }
 }
 
+// The same for pair c of another thread of the warpgroup (`thread`, 0-127): for sums that a CTA
+// finishes for pairs other threads held (split_k.cuh, sums pushed inside a cluster). A function of
+// its own, so the kernels that store their own pairs keep their code.
+template <class T>
+__device__ inline void store_accumulator_pair_of(int thread, int c, typename T::AccReg lo, typename T::AccReg hi,
+                                                 ptx::u16* C, int M, int N, int row0, int col0) {
+  const int warp = thread / 32, lane = thread % 32;
+  const int mi = c / (T::Mma::kRegs / 2), p = c % (T::Mma::kRegs / 2);
+  const int row = row0 + mi * 64 + warp * 16 + lane / 4;
+  if constexpr (T::kF32Acc) {
+    const int j = p / 2, h = p % 2;
+    store_packed_pair<T>(C, M, N, row + h * 8, col0 + j * 8 + (lane % 4) * 2, ptx::pack_half2(lo, hi));
+  } else {
+    store_packed_pair<T>(C, M, N, row, col0 + p * 8 + (lane % 4) * 2, lo);
+    store_packed_pair<T>(C, M, N, row + 8, col0 + p * 8 + (lane % 4) * 2, hi);
+  }
+}
+
 // Cooperative TMA-store tiles defer part of their epilogue: the fp16 pairs of their last column
 // blocks are held in registers and staged and stored while the next tile's first wgmmas run
 // (mainloop.cuh's while_busy). Without it the tensor cores idle through every epilogue (0.7-1.5 µs

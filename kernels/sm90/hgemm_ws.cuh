@@ -49,6 +49,15 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     tma_prefetch_descriptor(&tmap_b);
   }
   init_ring<T>(smem);
+  // Sums pushed inside a cluster (split_k.cuh): every CTA's barrier is live before any part pushes
+  // into it. The consumers wait for the cluster's arrivals before their walk (long done by its
+  // end), the producer warpgroup only before it leaves.
+  if constexpr (cluster_push_of<T>(0))
+    if (flags & kFlagClusterReduction) {
+      SplitK<T>::expect_pushes(SplitK<T>::push_region(smem.base), int(cluster_cta_rank()), int(cluster_ctas()));
+      cluster_arrive_relaxed();
+      if (threadIdx.x >= 128) cluster_wait();
+    }
   // With PDL this CTA may have started while the previous kernel of the stream still runs: its
   // set-up above overlapped that kernel's tail, and no global memory is touched before this wait.
   // The next kernel may be scheduled at once: it waits for this one's completion in turn.
@@ -123,9 +132,12 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
         const int tile_part = w.reduce_tile * Split::kPartsPerTile + (T::kPingPong ? 0 : consumer);
         const int tile_parts = sched.reduce_tiles() * Split::kPartsPerTile;
         const u32 barrier = T::kEpilogueBarrier + u32(consumer);
-        if (flags & kFlagClusterReduction) {  // summed after the walk, below
-          Split::stage_for_cluster(acc, smem.a_tile(0), T::kPingPong ? 0 : consumer, smem.staged_origin(consumer), row0,
-                                   col0);
+        if (flags & kFlagClusterReduction) {  // summed after the walk, below; pushed builds finish here
+          if constexpr (cluster_push_of<T>(0))
+            Split::push_and_sum(acc, Split::push_region(smem.base), C, M, N, row0, col0);
+          else
+            Split::stage_for_cluster(acc, smem.a_tile(0), T::kPingPong ? 0 : consumer, smem.staged_origin(consumer),
+                                     row0, col0);
           continue;
         }
         if (flags & kFlagSlicedReduction) {
@@ -161,7 +173,9 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   }
   // A CTA leaves only when its partner no longer multicasts into it or arrives on its barriers,
   // and, reducing in a cluster, when no other CTA still reads its partial sums.
-  if (flags & kFlagClusterReduction) {
+  if (cluster_push_of<T>(0) && (flags & kFlagClusterReduction)) {
+    if (threadIdx.x < 128) cluster_wait();  // the producer warpgroup's half of the barrier before the walk
+  } else if (flags & kFlagClusterReduction) {
     // Split-K reduced inside a cluster of `splits` CTAs, one unit each (split_k.cuh): once every
     // CTA staged its partial sums, the consumers that took the unit (all of them cooperative, the
     // first ping-pong) sum their slice of the tile: the part is the CTA's rank (the host launches

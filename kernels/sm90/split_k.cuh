@@ -23,6 +23,7 @@
 #pragma once
 #include "ptx/cluster.cuh"
 #include "ptx/global.cuh"
+#include "ptx/mbarrier.cuh"
 #include "ptx/named_barrier.cuh"
 #include "sm90/epilogue.cuh"
 #include "sm90/hgemm_traits.cuh"
@@ -31,6 +32,18 @@
 #include "sm90/work_division.cuh"
 
 namespace gemmforge::sm90 {
+
+// A config's kClusterPush, optional in its Knobs (false when absent, so configs without it build
+// as before it existed): its in-cluster sums are pushed (SplitK::push_to_owners) instead of pulled
+// through the window after a cluster barrier. Functions, as parts_apart_of (tile_scheduler.cuh).
+template <class Knobs>
+__host__ __device__ constexpr auto cluster_push_of(int) -> decltype(bool(Knobs::kClusterPush)) {
+  return Knobs::kClusterPush;
+}
+template <class Knobs>
+__host__ __device__ constexpr bool cluster_push_of(long) {
+  return false;
+}
 
 template <class T>
 struct SplitK {
@@ -330,6 +343,86 @@ struct SplitK {
       }
       store_accumulator_pair<T>(c, lo, hi, C, M, N, row0, col0);
     }
+  }
+
+  // In-cluster, pushed (builds with kClusterPush; one consumer warpgroup). The pulled sum above
+  // takes ~2 us after the walk however little each CTA reads (bench/NOTES.md, session 14): a
+  // cluster barrier, round trips through the window, and a last barrier so no CTA leaves while
+  // others read it. Here each CTA stores every pair where it is summed, as soon as its walk ends,
+  // with st.async into the owner's shared memory, counted on the owner's mbarrier; an owner waits
+  // only for its own bytes, sums them from its own shared memory and leaves. Nothing is read
+  // remotely, so no CTA waits for another to finish.
+  //
+  // A tile's pairs are units u = c·128 + t (pair c of thread t); rank r owns units
+  // [push_begin(r), push_begin(r + 1)), cut evenly over the parts whatever the tile (the pulled sum
+  // cuts by pair index, which left 12 of 16 CTAs idle on 64x16 tiles). Part q's value of unit u
+  // lands at buffer[q · push_stride + u - push_begin(owner)], and the owner sums the parts in rank
+  // order, as the pulled sum does: C is bit-identical.
+  //
+  // Shared memory beyond everything else (the host adds push_bytes(): cluster_push_bytes in
+  // kernel_config.cpp): the owner's mbarrier, 8 bytes of padding, then the buffer. It is never the
+  // stage ring, which the owner may still be using when the first parts arrive.
+  static __device__ constexpr int push_units() { return kPairs * 128; }
+  static __device__ constexpr int push_bytes() { return 16 + (push_units() + kMaxClusterSplits) * 8; }
+  static __device__ int push_begin(int rank, int parts) { return rank * push_units() / parts; }
+  static __device__ int push_owner(int unit, int parts) { return ((unit + 1) * parts - 1) / push_units(); }
+  static __device__ int push_stride(int parts) { return (push_units() + parts - 1) / parts; }
+  static __device__ unsigned char* push_region(unsigned char* base) { return base + T::kSmemBytes - 1024; }
+  static __device__ ptx::u64* push_barrier(unsigned char* region) { return reinterpret_cast<ptx::u64*>(region); }
+  static __device__ ptx::u64* push_buffer(unsigned char* region) { return reinterpret_cast<ptx::u64*>(region + 16); }
+
+  // Thread 0, before the cluster barrier that precedes every push: the barrier, expecting this
+  // rank's units from every part (its own included).
+  static __device__ void expect_pushes(unsigned char* region, int rank, int parts) {
+    using namespace ptx;
+    if (threadIdx.x != 0) return;
+    mbarrier_init(push_barrier(region), 1);
+    fence_barrier_init();  // visible to the other CTAs' complete_tx, through the cluster barrier
+    const int units = push_begin(rank + 1, parts) - push_begin(rank, parts);
+    mbarrier_arrive_expect_tx(push_barrier(region), u32(parts * units * 8));
+  }
+
+  // Every consumer thread: its pairs to their owners.
+  static __device__ void push_to_owners(Acc& acc, unsigned char* region, int rank, int parts) {
+    using namespace ptx;
+    const u32 buffer = smem_addr(push_buffer(region)), bar = smem_addr(push_barrier(region));
+    const int stride = push_stride(parts), t = threadIdx.x % 128;
+#pragma unroll
+    for (int c = 0; c < kPairs; ++c) {
+      const int unit = c * 128 + t, owner = push_owner(unit, parts);
+      const u32 at = buffer + u32(rank * stride + unit - push_begin(owner, parts)) * 8u;
+      store_async_cluster(map_shared_to_rank(at, u32(owner)), pack(pair_lo(acc, c), pair_hi(acc, c)),
+                          map_shared_to_rank(bar, u32(owner)));
+    }
+  }
+
+  // Every consumer thread, once every part's units arrived: this rank's sums, stored to C.
+  static __device__ void sum_pushed(unsigned char* region, int rank, int parts, ptx::u16* C, int M, int N, int row0,
+                                    int col0) {
+    using namespace ptx;
+    const u64* buffer = push_buffer(region);
+    const int stride = push_stride(parts), begin = push_begin(rank, parts), end = push_begin(rank + 1, parts);
+    for (int j = threadIdx.x % 128; j < end - begin; j += 128) {
+      AccReg lo, hi;
+      set(lo, hi, buffer[j]);
+      for (int q = 1; q < parts; ++q) add(lo, hi, buffer[q * stride + j]);
+      const int unit = begin + j;
+      store_accumulator_pair_of<T>(unit % 128, unit / 128, lo, hi, C, M, N, row0, col0);
+    }
+  }
+
+  // The whole finish of a CTA's one unit; its stamps are the push, the wait and the sum.
+  static __device__ void push_and_sum(Acc& acc, unsigned char* region, ptx::u16* C, int M, int N, int row0,
+                                      int col0) {
+    using namespace ptx;
+    const u64 t0 = trace::clock();
+    const int rank = int(cluster_cta_rank()), parts = int(cluster_ctas());
+    push_to_owners(acc, region, rank, parts);
+    const u64 t1 = trace::clock();
+    mbarrier_wait_cluster(push_barrier(region), 0);
+    const u64 t2 = trace::clock();
+    sum_pushed(region, rank, parts, C, M, N, row0, col0);
+    stamp_reduction(t1 - t0, 0, t2 - t1, trace::clock() - t2, 0);
   }
 };
 

@@ -47,6 +47,7 @@ struct TuneArgs {
   bool refinal_heavy = false;
   std::string raster_groups;
   bool parts_apart = false;
+  bool cluster_push = false;
   std::string cluster_twins;
   double timeout_s = 30;
   double time_limit_s = 0;
@@ -157,6 +158,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.heavy_finalists = a.heavy_finalists;
     o.refinal_heavy = a.refinal_heavy;
     o.parts_apart = a.parts_apart;
+    o.cluster_push = a.cluster_push;
     for (const auto& t : split_list(a.cluster_twins)) {
       const auto x = t.find('x');
       const auto cm = parse_integer(t.substr(0, x)), cn = x == std::string::npos ? std::nullopt : parse_integer(t.substr(x + 1));
@@ -335,6 +337,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "each problem's split finalists (sums through global memory) are also measured built with their "
                 "tile's parts apart, beyond the budget, and the final compares them too; decided problems are "
                 "reopened for it");
+  cmd->add_flag("--cluster-push", args->cluster_push,
+                "each problem's finalists summed inside a cluster are also measured built to push their sums into "
+                "the CTAs that add them (no cluster barrier between a part's end and the sum), beyond the budget, and "
+                "the final compares them too; decided problems are reopened for it");
   cmd->add_option("--cluster-twins", args->cluster_twins,
                   "comma list of clusters as MxN CTAs (e.g. 2x2,4x2): each problem's split finalists without a "
                   "cluster are also measured in each, both operands multicast, beyond the budget, and the final "

@@ -56,7 +56,7 @@ std::string KernelConfig::name() const {
   o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
     << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
     << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "")
-    << (parts_apart ? "_pa" : "");
+    << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "");
   return o.str();
 }
 
@@ -69,6 +69,7 @@ nlohmann::json KernelConfig::to_json() const {
   // Written only when set, so the JSON of every config from before the knob stays as it was (the
   // results database and the tables key candidates by it).
   if (parts_apart) j["parts_apart"] = true;
+  if (cluster_push) j["cluster_push"] = true;
   return j;
 }
 
@@ -89,6 +90,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
     c.tma_store = j.value("tma_store", false);
     c.swap_ab = j.value("swap_ab", false);
     c.parts_apart = j.value("parts_apart", false);
+    c.cluster_push = j.value("cluster_push", false);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("kernel config: ") + e.what());
@@ -96,7 +98,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
 }
 
 KernelConfig KernelConfig::from_name(const std::string& name) {
-  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_pa]
+  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_pa][_push]
   std::vector<std::string> part;
   std::stringstream in(name);
   for (std::string p; std::getline(in, p, '_');) part.push_back(p);
@@ -130,6 +132,7 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
     else if (part[i] == "tmastore") c.tma_store = true;
     else if (part[i] == "swap") c.swap_ab = true;
     else if (part[i] == "pa") c.parts_apart = true;
+    else if (part[i] == "push") c.cluster_push = true;
     else throw bad("unknown suffix '" + part[i] + "'");
   }
   if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
@@ -169,7 +172,8 @@ int KernelConfig::epilogue_store_rows() const {
 }
 
 int KernelConfig::shared_bytes() const {
-  return shared_bytes_beside_epilogue() + consumers * epilogue_buffers() * epilogue_buffer_bytes(*this);
+  return shared_bytes_beside_epilogue() + consumers * epilogue_buffers() * epilogue_buffer_bytes(*this) +
+         (cluster_push ? cluster_push_bytes(*this) : 0);
 }
 
 int KernelConfig::accumulator_registers() const {
@@ -242,13 +246,13 @@ LaunchKnobs LaunchKnobs::from_suffix(const std::string& suffix) {
 
 std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::string& name) {
   // The config's name is its first eight '_'-separated parts and its own flags (mc, tmastore,
-  // swap, pa); whatever follows is the launch-knob suffix.
+  // swap, pa, push); whatever follows is the launch-knob suffix.
   size_t at = 0;
   for (int part = 0; part < 8 && at != std::string::npos; ++part) at = name.find('_', at + (part > 0 ? 1 : 0));
   while (at != std::string::npos) {
     const size_t next = name.find('_', at + 1);
     const std::string part = name.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa") break;
+    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa" && part != "push") break;
     at = next;
   }
   const std::string config = at == std::string::npos ? name : name.substr(0, at);
@@ -288,10 +292,20 @@ std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
       return "a reduction inside a cluster writes " + std::to_string(cluster_reduction_bytes(c)) +
              " bytes of partial sums over the stage ring, which holds " + std::to_string(c.stage_ring_bytes());
   }
+  if (c.cluster_push && !k.cluster_reduction)
+    return "a pushed in-cluster sum is built for launches whose parts are summed inside a cluster (else it builds "
+           "a second cubin for the same launch)";
   if (c.parts_apart && (k.splits < 2 || k.cluster_reduction))
     return "parts apart orders a split tile's parts summed through global memory: it needs splits >= 2 and no "
            "reduction inside a cluster (else it builds a second cubin for the same launch)";
   return {};
+}
+
+int cluster_push_bytes(const KernelConfig& c) {
+  // kernels/sm90/split_k.cuh, SplitK::push_bytes: the mbarrier and padding, then a slot for every
+  // pair of the tile and, for the rounding of an uneven cut, kMaxClusterSplits more.
+  const int pairs = c.accumulator_registers() / 2;
+  return 16 + (pairs * 128 + kMaxClusterSplits) * 8;
 }
 
 int cluster_reduction_bytes(const KernelConfig& c) {
@@ -386,6 +400,10 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   need(!c.swap_ab || !c.tma_store, "swap-AB stores C transposed, which a TMA store of the tile cannot do");
   need(!c.swap_ab || c.block_n <= kMaxSwapBlockN,
        "swap-AB is for a small M on the tile's block_n (at most " + std::to_string(kMaxSwapBlockN) + ")");
+  need(!c.cluster_push || (c.consumers == 1 && c.mode == ConsumerMode::cooperative),
+       "a pushed in-cluster sum is built for one consumer warpgroup (cooperative, c1)");
+  need(!c.cluster_push || c.cluster_m * c.cluster_n == 1,
+       "a pushed in-cluster sum runs its cluster along K: the config's cluster must be 1x1");
   return p;
 }
 
@@ -446,9 +464,12 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << ", kF32Acc = " << b(c.acc == Accum::f32) << ", kBNMajor = " << b(c.layout == Layout::nn)
     << ", kSwapAB = " << b(c.swap_ab) << ";\n"
     << (c.parts_apart ? "  static constexpr bool kPartsApart = true;\n" : "")  // absent: false (hgemm_traits.cuh)
+    << (c.cluster_push ? "  static constexpr bool kClusterPush = true;\n" : "")  // absent: false (split_k.cuh)
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
-    << "static_assert(Traits::kSmemBytes == " << c.shared_bytes() << ", \"host and kernel disagree on shared memory\");\n"
+    << "static_assert(Traits::kSmemBytes"
+    << (c.cluster_push ? " + gemmforge::sm90::SplitK<Traits>::push_bytes()" : "") << " == " << c.shared_bytes()
+    << ", \"host and kernel disagree on shared memory\");\n"
     << "static_assert(Traits::kEpiStoreRows == " << c.epilogue_store_rows()
     << ", \"host and kernel disagree on the rows of one TMA store (the C map's box)\");\n"
     << "extern \"C\" __global__ void __launch_bounds__(Traits::kThreads, 1)\n"

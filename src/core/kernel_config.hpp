@@ -39,9 +39,15 @@ struct KernelConfig {
   // inside a cluster, or more units than CTAs). Not in the default space: the tuner measures it
   // as a twin of split finalists (tune --parts-apart).
   bool parts_apart = false;
+  // Launches whose parts are summed inside a cluster only: each CTA pushes its partial sums into
+  // the shared memory of the CTAs that sum them (st.async, counted on the owner's mbarrier)
+  // instead of every CTA pulling them through the cluster window between two cluster barriers.
+  // One consumer warpgroup; the buffer (cluster_push_bytes) is shared memory beside the ring. Not
+  // in the default space: the tuner measures it as a twin of in-cluster finalists (tune --cluster-push).
+  bool cluster_push = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa]"
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa][_push]"
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.
@@ -118,6 +124,8 @@ std::string launch_problem(const KernelConfig&, const LaunchKnobs&);
 // Shared memory a split-K reduction inside a cluster needs in each CTA: one f32 (or f16) slot of
 // partial sums per consumer part, written over the stage ring (which must be at least this big).
 int cluster_reduction_bytes(const KernelConfig&);
+// Shared memory a cluster_push config adds beside everything else: where its parts' sums arrive.
+int cluster_push_bytes(const KernelConfig&);
 // A cluster-reduced variant of split-K knobs: the same parts (at most kMaxClusterSplits), each CTA
 // one unit. Check the result with launch_problem: not every config can take it.
 LaunchKnobs cluster_reduced(LaunchKnobs split);

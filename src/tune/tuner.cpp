@@ -174,7 +174,7 @@ class Tuner {
     std::string why;
   };
   bool wants_finalist_variants() const {
-    return !o_.raster_groups.empty() || o_.parts_apart || !o_.cluster_twins.empty();
+    return !o_.raster_groups.empty() || o_.parts_apart || o_.cluster_push || !o_.cluster_twins.empty();
   }
   std::vector<FinalistVariant> raster_variants(const Shape&, const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
@@ -527,6 +527,11 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
       KernelCandidate v = *c;
       v.config.parts_apart = true;
       add(v, "a finalist built with its parts apart (--parts-apart)");
+    }
+    if (o_.cluster_push && !c->config.cluster_push && c->knobs.cluster_reduction) {
+      KernelCandidate v = *c;
+      v.config.cluster_push = true;
+      if (is_valid(v.config)) add(v, "an in-cluster finalist built to push its sums (--cluster-push)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
       for (const auto& [cm, cn] : o_.cluster_twins) {
@@ -987,7 +992,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_twins", o.cluster_twins},
+                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()

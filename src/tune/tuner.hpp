@@ -83,6 +83,10 @@ struct TuneOptions {
   // together then read the boxes they share at once (tall-K launches 5-20% faster, bench/NOTES.md,
   // session 23).
   bool parts_apart = false;
+  // --cluster-push: likewise, each finalist whose parts are summed inside a cluster is also measured
+  // built to push its sums (KernelConfig::cluster_push: no cluster barrier between a part's end and
+  // its owner's sum, nothing read through the window).
+  bool cluster_push = false;
   // --cluster-twins: likewise, each split finalist without a cluster is also measured in each of
   // these clusters (CTAs along M, along N), both operands multicast (A along a cluster row, B along
   // a column), with the same launch knobs, where the rules let it. cuBLASLt's tall-K picks are

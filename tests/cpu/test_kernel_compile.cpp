@@ -125,6 +125,34 @@ TEST(KernelCompile, PartsApartBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas)
   }
 }
 
+// Pushed in-cluster sums, likewise a cubin of their own, with the st.async pushes (STAS) that the
+// pulled sum does not have; the kernel's static_assert checks the host's shared-memory count
+// (cluster_push_bytes) for each tile.
+TEST(KernelCompile, ClusterPushBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas) {
+  KernelConfig c;
+  c.block_m = 64;
+  c.block_n = 16;
+  c.consumers = 1;
+  KernelConfig pushed = c;
+  pushed.cluster_push = true;
+  EXPECT_EQ(jit_source(c).find("kClusterPush"), std::string::npos);
+  EXPECT_NE(jit_source(pushed).find("static constexpr bool kClusterPush = true;"), std::string::npos);
+  const auto base = jit::compile(request(c));
+  const auto push = jit::compile(request(pushed));
+  ASSERT_TRUE(base.ok && push.ok) << base.log << push.log;
+  EXPECT_NE(jit::code_fingerprint(base.cubin), jit::code_fingerprint(push.cubin));
+  for (int bn : {32, 48, 64, 128}) {  // the host's and the kernel's shared memory agree
+    KernelConfig wider = pushed;
+    wider.block_n = bn;
+    const auto r = jit::compile(request(wider));
+    EXPECT_TRUE(r.ok) << wider.name() << "\n" << r.log;
+  }
+  if (testing::can_disassemble()) {
+    EXPECT_NE(testing::sass_of(push.cubin, pushed.name()).find("STAS"), std::string::npos);
+    EXPECT_EQ(testing::sass_of(base.cubin, c.name()).find("STAS"), std::string::npos);
+  }
+}
+
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
   KernelConfig f32;

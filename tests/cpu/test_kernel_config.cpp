@@ -279,6 +279,42 @@ TEST(KernelConfig, PartsApartIsForSplitLaunchesSummedThroughGlobalMemory) {
   EXPECT_EQ(launch_problem(together, LaunchKnobs{}), "");
 }
 
+// Pushed in-cluster sums: a flag of the name and JSON (absent when off), for one cooperative
+// consumer without a cluster of its own, launched only with its parts summed inside a cluster;
+// its shared memory grows by a slot per pair of the tile (and the barrier, and the slack of an
+// uneven cut), which the kernel asserts against this count at compile time (KernelCompile).
+TEST(KernelConfig, ClusterPushIsForOneConsumerLaunchedWithItsPartsInACluster) {
+  KernelConfig c;
+  c.block_m = 64;
+  c.block_n = 32;
+  c.consumers = 1;
+  EXPECT_FALSE(c.to_json().contains("cluster_push"));
+  const int plain_bytes = c.shared_bytes();
+  c.cluster_push = true;
+  EXPECT_TRUE(is_valid(c));
+  EXPECT_EQ(c.name(), "sm90_tn_f32_64x32x64_s4_c1_coop_1x1_push");
+  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
+  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  // 64x32 f32: 16 accumulators a thread, 8 pairs; 8 x 128 slots of 8 bytes, 16 more, and 16.
+  EXPECT_EQ(cluster_push_bytes(c), 16 + (8 * 128 + 16) * 8);
+  EXPECT_EQ(c.shared_bytes(), plain_bytes + cluster_push_bytes(c));
+  LaunchKnobs split;
+  split.splits = 8;
+  EXPECT_EQ(launch_problem(c, cluster_reduced(split)), "");
+  const auto [config, knobs] = parse_hopper_candidate_name(c.name() + cluster_reduced(split).suffix());
+  EXPECT_EQ(config, c);
+  EXPECT_TRUE(knobs.cluster_reduction);
+  EXPECT_NE(launch_problem(c, split), "");          // summed through global memory: the pulled build's launch
+  EXPECT_NE(launch_problem(c, LaunchKnobs{}), "");  // unsplit: likewise
+  KernelConfig two = c;
+  two.block_m = 128;
+  two.consumers = 2;
+  EXPECT_FALSE(is_valid(two));
+  KernelConfig pingpong = two;
+  pingpong.mode = ConsumerMode::pingpong;
+  EXPECT_FALSE(is_valid(pingpong));
+}
+
 TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
   KernelConfig c;
   c.block_n = 64;

@@ -328,6 +328,72 @@ TEST(Sm90Kernel, SplitKSummedInsideAClusterPassesTheGate) {
   EXPECT_GT(ran, 100);
 }
 
+// Sums pushed inside a cluster (KernelConfig::cluster_push): the gate on both layouts, odd shapes
+// and cluster sizes that cut a tile's units unevenly (3, 13), and C bit for bit what the pulled
+// sum of the same config stores (both add the parts in rank order), run after run.
+TEST(Sm90Kernel, SplitKPushedInsideAClusterPassesTheGateAndMatchesThePulledSum) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const std::vector<Shape> shapes = {{64, 64, 16384}, {7, 77, 4104}, {77, 1000, 4104}, {1, 1, 8},
+                                     {130, 200, 16384}, {256, 128, 8192}};
+  std::vector<KernelConfig> pulled;
+  for (const Knobs& k : std::vector<Knobs>{{64, 16, 4, 1}, {64, 32, 4, 1}, {64, 48, 4, 1},
+                                           {64, 64, 8, 1, Accum::f32, ConsumerMode::cooperative, 1, 1, true},
+                                           {64, 64, 6, 1, Accum::f16}})
+    pulled.push_back(make(k));
+  KernelConfig nn = make({64, 64, 8, 1, Accum::f32, ConsumerMode::cooperative, 1, 1, true});
+  nn.layout = Layout::nn;
+  pulled.push_back(nn);
+  KernelConfig swap = make({64, 64, 4, 1});  // C stored transposed
+  swap.swap_ab = true;
+  pulled.push_back(swap);
+  int ran = 0;
+  for (const KernelConfig& plain : pulled) {
+    KernelConfig pushed = plain;
+    pushed.cluster_push = true;
+    ASSERT_TRUE(is_valid(pushed)) << pushed.name() << ": " << validity_problems(pushed)[0];
+    const auto compiled_plain = jit::compile_cached(compile_request(plain), cache);
+    const auto compiled_pushed = jit::compile_cached(compile_request(pushed), cache);
+    ASSERT_TRUE(compiled_plain.ok && compiled_pushed.ok) << compiled_plain.log << compiled_pushed.log;
+    auto loaded_plain = Sm90Kernel::load(plain, compiled_plain.cubin);
+    auto loaded_pushed = Sm90Kernel::load(pushed, compiled_pushed.cubin);
+    for (const Shape& s : shapes)
+      for (int splits : {2, 3, 8, 13, 16}) {
+        const Problem problem{s, plain.layout, plain.acc};
+        if (!why_not_supported(pushed, problem).empty()) continue;
+        LaunchKnobs split;
+        split.splits = splits;
+        split.pdl = splits == 3;
+        const LaunchKnobs knobs = cluster_reduced(split);
+        if (!launch_problem(pushed, knobs).empty() || !launch_problem(plain, knobs).empty()) continue;
+        ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+        Sm90Kernel k(*ctx, pushed, knobs, loaded_pushed);
+        k.prepare(problem, {buf.guarded()});
+        const std::string what = k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")";
+        expect_gate_passes_and_rechecks(*ctx, k, buf, pushed.layout, pushed.acc, what);
+        // The same inputs through both: C bit for bit, twice over for the pushed sum.
+        buf.fill_for_timing(11, ctx->stream());
+        const size_t n = size_t(s.M * s.N);
+        auto c_of = [&](Sm90Kernel& kernel) {
+          std::vector<unsigned short> out(n);
+          GF_CUDA(cudaMemsetAsync(buf.guarded().C, 0xFF, n * 2, ctx->stream()));
+          kernel.run(buf.guarded());
+          GF_CUDA(cudaMemcpyAsync(out.data(), buf.guarded().C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
+          GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+          return out;
+        };
+        Sm90Kernel reference(*ctx, plain, knobs, loaded_plain);
+        reference.prepare(problem, {buf.guarded()});
+        const auto want = c_of(reference);
+        EXPECT_EQ(c_of(k), want) << what << ": C differs from the pulled sum's";
+        EXPECT_EQ(c_of(k), want) << what << ": C differs from the pulled sum's on a second run";
+        ++ran;
+      }
+  }
+  EXPECT_GT(ran, 100);
+}
+
 // The parts of a tile are added in slot order whichever finishes last: the bits of C repeat.
 TEST(Sm90Kernel, SplitKAndStreamKAreDeterministic) {
   GF_REQUIRE_GPU(ctx);
