@@ -403,9 +403,16 @@ struct SplitK {
     const u64* buffer = push_buffer(region);
     const int stride = push_stride(parts), begin = push_begin(rank, parts), end = push_begin(rank + 1, parts);
     for (int j = threadIdx.x % 128; j < end - begin; j += 128) {
+      // Every part's value loaded at once (a loop over the run-time part count issued them one
+      // after another: 0.46 us for 16 parts of 32 units, H100 trace, session 28), added in rank order.
+      u64 v[kMaxClusterSplits];
+#pragma unroll
+      for (int q = 0; q < kMaxClusterSplits; ++q) v[q] = q < parts ? buffer[q * stride + j] : 0ull;
       AccReg lo, hi;
-      set(lo, hi, buffer[j]);
-      for (int q = 1; q < parts; ++q) add(lo, hi, buffer[q * stride + j]);
+      set(lo, hi, v[0]);
+#pragma unroll
+      for (int q = 1; q < kMaxClusterSplits; ++q)
+        if (q < parts) add(lo, hi, v[q]);
       const int unit = begin + j;
       store_accumulator_pair_of<T>(unit % 128, unit / 128, lo, hi, C, M, N, row0, col0);
     }
