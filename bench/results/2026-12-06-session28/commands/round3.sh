@@ -7,7 +7,8 @@
 #     --from-kernels /tmp/old/kernels --table <d7dd31d:tables/h200.json> --table-out tables/h200.json
 #   then only this source's rows kept (commands/prune_db.sql) and gemmforge db export --dir build/carried-db)
 # with --cluster-push twins of every in-cluster finalist (session 27's options otherwise); then the
-# library on the tall-K shapes, gpu mode, with the shipped table (carried) and the new one.
+# library, gpu mode, on the shapes whose entry changed with the shipped table (carried) and the new
+# one, then on the tall-K shapes with the new one.
 source scripts/device_call.sh call3
 C=bench/results/2026-12-06-session28/commands
 pack() { tar czf $OUT/call3.tar.gz -C $OUT call3; }
@@ -25,7 +26,7 @@ timeout -k 5 100 $B/gemmforge bench $S --layout both --impl gemmforge,cublaslt-a
 echo "ab exit $? $(date +%T)"
 python3 scripts/ab_twins.py _push $R/ab-1 > $R/ab.txt 2>&1; tail -5 $R/ab.txt
 q; pack
-TUNE_S=$(( ${CALL_S:-545} - SECONDS - 2 * ${LIB_S:-40} - 20 ))
+TUNE_S=$(( ${CALL_S:-545} - SECONDS - 2 * ${LIB_S:-40} - 80 ))
 echo "tune for ${TUNE_S} s"
 OUT=$R GEMMFORGE_BIN=$B DB_CSV=build/carried-db KEEP=1 CONFIGS=bench/configs/tune-both.json LOG=tune-push \
   TUNE_SHAPES="--shapes grid" PRIOR=tables/h200.json \
@@ -33,11 +34,21 @@ OUT=$R GEMMFORGE_BIN=$B DB_CSV=build/carried-db KEEP=1 CONFIGS=bench/configs/tun
   TIME_LIMIT_S=$TUNE_S LIMIT_S=$((TUNE_S + 25)) scripts/gpu_round.sh tune 2>&1 | tail -14
 rm -f $R/tune/tune.sqlite*
 q; pack
+# The library where the new table serves something else than the shipped one (changed-shapes.txt,
+# both layouts), with each table, then the tall-K shapes with the new table.
+[ -f $R/tune/table.json ] && python3 $C/changed_shapes.py $R/tune/table.json tables/h200.json > $R/changed-shapes.txt
+echo "$(grep -vc '^#' $R/changed-shapes.txt 2>/dev/null) shapes changed"
 for v in after before; do
   if [ $v = before ]; then t=tables/h200.json; else t=$R/tune/table.json; fi
-  [ -f $t ] || continue
-  OUT=$R GEMMFORGE_BIN=$B TABLE=$t NAME=lib-$v LIB_SHAPES="--shapes shapes/tall-k.txt" IMPLS=gemmforge-lib,cublaslt-autotune \
-    MODES=gpu LIMIT_S=${LIB_S:-40} scripts/gpu_round.sh lib 2>&1 | grep -E "  (all|tall-K) |exit" | head -6
+  [ -s $R/changed-shapes.txt ] || continue
+  OUT=$R GEMMFORGE_BIN=$B TABLE=$t NAME=lib-changed-$v LIB_SHAPES="--shapes $R/changed-shapes.txt" \
+    IMPLS=gemmforge-lib,cublaslt-autotune MODES=gpu LIMIT_S=${LIB_S:-40} scripts/gpu_round.sh lib 2>&1 \
+    | grep -E "\(best\) +cublaslt-autotune +(all|tall-K|mid) |exit" | head -6
   q; pack
 done
+left=$(( 570 - SECONDS )); [ $left -gt 60 ] && left=60
+[ -f $R/tune/table.json ] && [ $left -ge 30 ] && OUT=$R GEMMFORGE_BIN=$B TABLE=$R/tune/table.json NAME=lib-tallk \
+  LIB_SHAPES="--shapes shapes/tall-k.txt" IMPLS=gemmforge-lib,cublaslt-autotune MODES=gpu LIMIT_S=$left \
+  scripts/gpu_round.sh lib 2>&1 | grep -E "\(best\) +cublaslt-autotune +(all|tall-K) |exit" | head -4
+q
 pack; rm -rf $R; ls -la $OUT
