@@ -46,7 +46,7 @@ for v in after before; do
     | grep -E "\(best\) +cublaslt-autotune +(all|tall-K|mid) |exit" | head -6
   q; pack
 done
-left=$(( 570 - SECONDS )); [ $left -gt 60 ] && left=60
+left=$(( ${CALL_S:-545} + 25 - SECONDS )); [ $left -gt 60 ] && left=60
 [ -f $R/tune/table.json ] && [ $left -ge 30 ] && OUT=$R GEMMFORGE_BIN=$B TABLE=$R/tune/table.json NAME=lib-tallk \
   LIB_SHAPES="--shapes shapes/tall-k.txt" IMPLS=gemmforge-lib,cublaslt-autotune MODES=gpu LIMIT_S=$left \
   scripts/gpu_round.sh lib 2>&1 | grep -E "\(best\) +cublaslt-autotune +(all|tall-K) |exit" | head -4
