@@ -9,11 +9,12 @@
 # with --cluster-push twins of every in-cluster finalist (session 27's options otherwise); then the
 # library, gpu mode, on the shapes whose entry changed with the shipped table (carried) and the new
 # one, then on the tall-K shapes with the new one.
+# TESTS=0 / AB=0 skip the GPU tests / the A/B (done on an H100 in calls 3-4 when no H200 came).
 source scripts/device_call.sh call3
 C=bench/results/2026-12-06-session28/commands
 pack() { tar czf $OUT/call3.tar.gz -C $OUT call3; }
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json
-timeout -k 5 120 $B/gemmforge_gpu_tests \
+[ "${TESTS:-1}" = 1 ] && timeout -k 5 120 $B/gemmforge_gpu_tests \
   --gtest_filter='Sm90Kernel.SplitKPushed*:Sm90Kernel.SplitKSummedInsideACluster*' > $R/gpu_tests.log 2>&1
 echo "gpu tests exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|Failure" $R/gpu_tests.log | head
 q; pack
@@ -21,7 +22,7 @@ grep -q '"gpu": "NVIDIA H200' $R/env.json || { echo "not an H200: no A/B, tune o
 S="--shape 64x64x4096 --shape 64x64x16384 --shape 64x128x8192 --shape 128x128x4096 --shape 128x128x8192 --shape 256x64x2048"
 S="$S --shape 64x512x4096 --shape 128x256x4096 --shape 128x64x12288 --shape 64x64x1024 --shape 256x128x4096 --shape 64x256x2048"
 S="$S --shape 64x128x12288 --shape 512x64x2048 --shape 128x64x8192 --shape 64x256x8192"
-timeout -k 5 100 $B/gemmforge bench $S --layout both --impl gemmforge,cublaslt-autotune --configs $C/in-cluster.json \
+[ "${AB:-1}" = 1 ] && timeout -k 5 100 $B/gemmforge bench $S --layout both --impl gemmforge,cublaslt-autotune --configs $C/in-cluster.json \
   --splits auto,8,16 --cluster-reduction on --pdl on --mode gpu --finalists 1 --time-limit 80 --out $R/ab-1 > $R/ab-1.log 2>&1
 echo "ab exit $? $(date +%T)"
 python3 scripts/ab_twins.py _push $R/ab-1 > $R/ab.txt 2>&1; tail -5 $R/ab.txt
