@@ -55,12 +55,12 @@ __device__ inline void store_direct(const typename T::AccReg (&acc)[T::kMmaM][T:
                              packed_pair<T>(acc, mi, j, h));
 }
 
-// Accumulator pair c of this thread (registers 2p and 2p + 1 of wgmma tile mi, c = mi·kRegs/2 + p)
-// straight to C; for reductions that finish a tile a slice at a time (split_k.cuh).
+// Accumulator pair c of the thread in `warp` and `lane` of a warpgroup (registers 2p and 2p + 1
+// of wgmma tile mi, c = mi·kRegs/2 + p) straight to C; for reductions that finish a tile a slice
+// at a time (split_k.cuh).
 template <class T>
-__device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, typename T::AccReg hi, ptx::u16* C,
-                                              int M, int N, int row0, int col0) {
-  const int warp = (threadIdx.x % 128) / 32, lane = ptx::lane_id();
+__device__ inline void store_accumulator_pair_at(int warp, int lane, int c, typename T::AccReg lo,
+                                                 typename T::AccReg hi, ptx::u16* C, int M, int N, int row0, int col0) {
   const int mi = c / (T::Mma::kRegs / 2), p = c % (T::Mma::kRegs / 2);
   const int row = row0 + mi * 64 + warp * 16 + lane / 4;
   if constexpr (T::kF32Acc) {
@@ -74,22 +74,19 @@ __device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, type
   }
 }
 
-// The same for pair c of another thread of the warpgroup (`thread`, 0-127): for sums that a CTA
-// finishes for pairs other threads held (split_k.cuh, sums pushed inside a cluster). A function of
-// its own, so the kernels that store their own pairs keep their code.
+// This thread's pair c.
+template <class T>
+__device__ inline void store_accumulator_pair(int c, typename T::AccReg lo, typename T::AccReg hi, ptx::u16* C,
+                                              int M, int N, int row0, int col0) {
+  store_accumulator_pair_at<T>((threadIdx.x % 128) / 32, ptx::lane_id(), c, lo, hi, C, M, N, row0, col0);
+}
+
+// Pair c of another thread of the warpgroup (`thread`, 0-127): for sums a CTA finishes for pairs
+// other threads held (split_k.cuh, sums pushed inside a cluster).
 template <class T>
 __device__ inline void store_accumulator_pair_of(int thread, int c, typename T::AccReg lo, typename T::AccReg hi,
                                                  ptx::u16* C, int M, int N, int row0, int col0) {
-  const int warp = thread / 32, lane = thread % 32;
-  const int mi = c / (T::Mma::kRegs / 2), p = c % (T::Mma::kRegs / 2);
-  const int row = row0 + mi * 64 + warp * 16 + lane / 4;
-  if constexpr (T::kF32Acc) {
-    const int j = p / 2, h = p % 2;
-    store_packed_pair<T>(C, M, N, row + h * 8, col0 + j * 8 + (lane % 4) * 2, ptx::pack_half2(lo, hi));
-  } else {
-    store_packed_pair<T>(C, M, N, row, col0 + p * 8 + (lane % 4) * 2, lo);
-    store_packed_pair<T>(C, M, N, row + 8, col0 + p * 8 + (lane % 4) * 2, hi);
-  }
+  store_accumulator_pair_at<T>(thread / 32, thread % 32, c, lo, hi, C, M, N, row0, col0);
 }
 
 // Cooperative TMA-store tiles defer part of their epilogue: the fp16 pairs of their last column

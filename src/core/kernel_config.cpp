@@ -332,6 +332,12 @@ LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M,
   return tuned;
 }
 
+KernelConfig config_for_launch(KernelConfig c, const LaunchKnobs& k) {
+  if (c.parts_apart && (k.splits < 2 || k.cluster_reduction)) c.parts_apart = false;
+  if (c.cluster_push && !k.cluster_reduction) c.cluster_push = false;
+  return c;
+}
+
 int auto_splits(const KernelConfig& c, int64_t M, int64_t N, int64_t K, const Residency& r) {
   // In cluster tiles, as the kernel pads them (a 2x2 cluster over 3x3 tiles runs 4 clusters).
   const int64_t tiles = cluster_tiles(c, M, N);

@@ -147,6 +147,11 @@ int64_t cluster_tiles(const KernelConfig&, int64_t M, int64_t N);
 // shape, a class winner tried on a new one): the same knobs, with a split-K count recomputed
 // for this shape (at most kMaxClusterSplits when reduced in a cluster). The runtime serves rules so, and the tuner measures their evidence so.
 LaunchKnobs knobs_for_shape(const KernelConfig&, LaunchKnobs tuned, int64_t M, int64_t N, int64_t K, const Residency&);
+// The config such knobs launch: the same, without the knobs built for one kind of launch only
+// (parts apart: a split summed through global memory; cluster_push: a sum inside a cluster) when
+// the recomputed knobs are another kind (one part, or tiles that fill the GPU). Else the rule's
+// kernel would be refused on such a shape and the library would serve cuBLASLt there.
+KernelConfig config_for_launch(KernelConfig, const LaunchKnobs&);
 
 // The raster group (in cluster-tile rows) for which `resident` clusters cover about as many rows
 // of C as columns: sqrt(resident · tile width / tile height), within 1..tile rows.

@@ -244,9 +244,10 @@ struct Handle::Impl {
     for (const auto& e : entries) {
       if (!why_not_supported(*e.config, p).empty()) continue;
       const LaunchKnobs knobs = served_knobs(e, p);
-      if (!names.insert(KernelCandidate{*e.config, knobs}.name()).second) continue;
+      const KernelConfig config = config_for_launch(*e.config, knobs);
+      if (!names.insert(KernelCandidate{config, knobs}.name()).second) continue;
       try {
-        auto k = std::make_unique<Sm90Kernel>(ctx, *e.config, knobs, load(*e.config));
+        auto k = std::make_unique<Sm90Kernel>(ctx, config, knobs, load(config));
         k->use_caller_workspace();
         k->prepare(p, {});
         out.push_back(std::move(k));
@@ -350,8 +351,9 @@ struct Handle::Impl {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
     } else if (install(plan, plan.kernel, p, why_lt, [&] {
                  const ShapeConstants shape = built_for(*entry, p);
-                 auto k = std::make_unique<Sm90Kernel>(ctx, *entry->config, served_knobs(*entry, p),
-                                                       load(*entry->config, shape), shape);
+                 const LaunchKnobs knobs = served_knobs(*entry, p);
+                 const KernelConfig config = config_for_launch(*entry->config, knobs);
+                 auto k = std::make_unique<Sm90Kernel>(ctx, config, knobs, load(config, shape), shape);
                  k->use_caller_workspace();
                  return k;
                })) {

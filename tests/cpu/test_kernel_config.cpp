@@ -1,3 +1,4 @@
+#include <array>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -433,6 +434,38 @@ TEST(LaunchKnobs, AReductionInsideAClusterHasItsOwnRules) {
   EXPECT_TRUE(full.persistent);  // as the tuner launches an unsplit config
   EXPECT_EQ(full.splits, 1);
   EXPECT_EQ(launch_problem(c, full), "");
+}
+
+// A class rule built for one kind of launch (parts apart, pushed in-cluster sums) serves a shape
+// whose recomputed knobs are another kind with the same config built without that knob, rather
+// than a kernel the launcher refuses (and cuBLASLt in its place).
+TEST(LaunchKnobs, ARulesConfigDropsTheKnobsItsLaunchOnAnotherShapeCannotUse) {
+  KernelConfig pushed;
+  pushed.block_m = 64;
+  pushed.block_n = 32;
+  pushed.consumers = 1;
+  pushed.cluster_push = true;
+  LaunchKnobs split;
+  split.splits = 8;
+  const LaunchKnobs in_cluster = cluster_reduced(split);
+  EXPECT_EQ(config_for_launch(pushed, in_cluster), pushed);
+  for (const auto& [M, N, K] : std::vector<std::array<int64_t, 3>>{{64, 64, 16384}, {8192, 8192, 4096}}) {
+    const LaunchKnobs k = knobs_for_shape(pushed, in_cluster, M, N, K, 132);
+    const KernelConfig served = config_for_launch(pushed, k);
+    EXPECT_EQ(served.cluster_push, k.cluster_reduction) << M << "x" << N << "x" << K;
+    EXPECT_EQ(launch_problem(served, k), "") << served.name() << KernelCandidate{served, k}.name();
+  }
+  KernelConfig apart = pushed;
+  apart.cluster_push = false;
+  apart.parts_apart = true;
+  split.persistent = true;
+  EXPECT_EQ(config_for_launch(apart, split), apart);
+  for (const auto& [M, N, K] : std::vector<std::array<int64_t, 3>>{{256, 256, 16384}, {8192, 8192, 4096}}) {
+    const LaunchKnobs k = knobs_for_shape(apart, split, M, N, K, 132);
+    const KernelConfig served = config_for_launch(apart, k);
+    EXPECT_EQ(served.parts_apart, k.splits > 1) << M << "x" << N << "x" << K;
+    EXPECT_EQ(launch_problem(served, k), "") << KernelCandidate{served, k}.name();
+  }
 }
 
 TEST(Residency, MeasuredClustersOrAnEstimateFromTheSms) {
