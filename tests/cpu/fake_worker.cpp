@@ -15,6 +15,7 @@
 //   --raster-speedup X        launches with an explicit raster group (group_m > 0) X times faster
 //   --parts-apart-speedup X   builds with a split tile's parts apart X times faster
 //   --wide-cluster-speedup X  builds in clusters of 4 or more CTAs X times faster
+//   --cluster-push-speedup X  builds that push their in-cluster sums X times faster
 //   --steady-slower NAME      config NAME 1.5x slower in the final comparison than in its estimate
 //                             (as a kernel that loses more than others at the power cap)
 //   --log FILE      one line per request: "op M N K layout name"
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
     else if (a == "--raster-speedup") plan.speedups.raster = std::stod(value());
     else if (a == "--parts-apart-speedup") plan.speedups.parts_apart = std::stod(value());
     else if (a == "--wide-cluster-speedup") plan.speedups.cluster = std::stod(value());
+    else if (a == "--cluster-push-speedup") plan.speedups.cluster_push = std::stod(value());
     else if (a == "--steady-slower") plan.steady_slower.insert(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);

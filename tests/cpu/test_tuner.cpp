@@ -973,6 +973,45 @@ TEST(Tuner, PartsApartReopensADecidedSplitProblemAndMeasuresItsFinalistsBuiltSo)
   EXPECT_EQ(third.measured, 0);
 }
 
+// --cluster-push reopens a decided problem whose finalists include a one-consumer split summed
+// inside a cluster: each such finalist is measured again built to push its sums (beyond the
+// budget), and the final decides among them all; a rerun reopens nothing.
+TEST(Tuner, ClusterPushReopensADecidedInClusterProblemAndMeasuresItsFinalistsBuiltSo) {
+  Fixture f;
+  const Shape s{64, 64, 16384};  // two 64x32 tiles: the one-consumer finalists split K, in a cluster too
+  auto o = f.options({s}, 4);
+  o.configs = f.slow;  // one consumer only: every in-cluster finalist has a push twin
+  o.max_splits = 16;
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  const std::vector<std::string> push_faster = {"--cluster-push-speedup", "1.2"};
+  f.run(o, push_faster);
+  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->best.find("_push"), std::string::npos) << before->best;
+  const size_t measured_before = f.logged("measure").size();
+
+  o.cluster_push = true;
+  const TuneResult again = f.run(o, push_faster);
+  EXPECT_EQ(again.rerastered, 1u);
+  EXPECT_EQ(again.tuned_now, 0u);
+  const auto measures = f.logged("measure");
+  ASSERT_GT(measures.size(), measured_before);
+  for (size_t i = measured_before; i < measures.size(); ++i) {
+    EXPECT_NE(measures[i].find("_push_k"), std::string::npos) << measures[i];  // a split launch, pushed
+    EXPECT_NE(measures[i].find("_dsm"), std::string::npos) << measures[i];     // summed inside a cluster
+  }
+  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_NE(after->best.find("_push_k"), std::string::npos) << after->best;  // 1.2x faster pushed
+  EXPECT_EQ(after->budget, before->budget);
+
+  const TuneResult third = f.run(o, push_faster);
+  EXPECT_EQ(third.rerastered, 0u);
+  EXPECT_EQ(third.measured, 0);
+}
+
 // --cluster-twins reopens a decided split problem: each split finalist without a cluster is
 // measured again in each cluster asked for, both operands multicast (beyond the budget), where the
 // rules allow it, and the final decides among them all; a rerun reopens nothing.
