@@ -65,6 +65,11 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
                  "through distributed shared memory (non-persistent grid, at most 16 parts: larger counts are run "
                  "through global memory only; no workspace) instead of through global memory: off, on or both")
       ->capture_default_str();
+  app.add_option("--shared-tile-sum", o.shared_tile_sum,
+                 "with --impl gemmforge, split or stream-K launches summed through global memory: 'sliced' (every "
+                 "part sums a slice of the tile once all have stored theirs), 'last' (the part that finishes last "
+                 "sums the tile; no part waits) or both")
+      ->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the gate's random inputs and of the round order")->capture_default_str();
 }
 
@@ -99,6 +104,13 @@ std::vector<int> parse_splits(const std::string& text) {
   return out;
 }
 
+std::vector<bool> parse_shared_tile_sum(const std::string& text) {
+  if (text == "sliced") return {true};
+  if (text == "last") return {false};
+  if (text == "both") return {true, false};
+  throw Error("--shared-tile-sum takes sliced, last or both, not '" + text + "'");
+}
+
 std::vector<bool> parse_off_on_both(const std::string& text, const std::string& option) {
   if (text == "off") return {false};
   if (text == "on") return {true};
@@ -119,6 +131,7 @@ nlohmann::json prepare_gemmforge(const ProblemOptions& p, BenchOptions& o, Devic
     sweep.splits = parse_splits(p.splits);
     sweep.pdl = parse_off_on_both(p.pdl, "--pdl");
     sweep.cluster_reduction = parse_off_on_both(p.cluster_reduction, "--cluster-reduction");
+    sweep.sliced_reduction = parse_shared_tile_sum(p.shared_tile_sum);
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -140,6 +153,7 @@ BenchOptions resolve_problem_options(const ProblemOptions& o, bool& wants_torch)
   parse_group_m(o.group_m);  // checked here, before any GPU work; used by prepare_gemmforge
   const auto counts = parse_splits(o.splits);
   parse_off_on_both(o.pdl, "--pdl");
+  parse_shared_tile_sum(o.shared_tile_sum);
   const auto in_cluster = parse_off_on_both(o.cluster_reduction, "--cluster-reduction");
   if (in_cluster.back() && std::none_of(counts.begin(), counts.end(), [](int k) { return k == kAutoSplits || k > 1; }))
     throw Error("--cluster-reduction " + o.cluster_reduction + " sums split tiles: give --splits a count above 1 or 'auto'");

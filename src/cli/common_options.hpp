@@ -21,6 +21,7 @@ struct ProblemOptions {
   std::string splits = "1";            // split-K part counts each config is swept with
   std::string pdl = "off";             // programmatic dependent launch: off, on or both
   std::string cluster_reduction = "off";  // split tiles summed inside a cluster: off, on or both
+  std::string shared_tile_sum = "sliced";  // split and stream-K tiles summed: sliced, last or both
   bool specialize = false;             // bench only: also time shape-specialized builds of the finalists
   uint64_t seed = 1;
 };
@@ -42,6 +43,8 @@ std::vector<int> parse_splits(const std::string&);
 // --pdl and --cluster-reduction: off, on or both; the values each config is swept with. `option`
 // names the flag in the error.
 std::vector<bool> parse_off_on_both(const std::string& text, const std::string& option);
+// --shared-tile-sum: sliced → {true}, last → {false}, both → {true, false} (LaunchKnobs::sliced_reduction).
+std::vector<bool> parse_shared_tile_sum(const std::string& text);
 nlohmann::json prepare_gemmforge(const ProblemOptions&, BenchOptions&, DeviceContext&);
 
 std::vector<std::string> split_list(const std::string& comma_separated);

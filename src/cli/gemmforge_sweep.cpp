@@ -98,6 +98,34 @@ std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector
   return out;
 }
 
+// The launches a config is swept with on one shape: `parts` are its effective split counts there
+// (kStreamK for stream-K), crossed with the sweep's raster groups, PDL, in-cluster sums and shared-
+// tile sums; a launch that shares no tile through the workspace runs with one sum only.
+std::vector<LaunchKnobs> swept_launches(const KernelConfig& c, const std::set<int>& parts, const LaunchSweep& sweep) {
+  std::vector<LaunchKnobs> out;
+  for (int g : sweep.group_m)
+    for (int k : parts)
+      for (bool programmatic : sweep.pdl)
+        for (bool in_cluster : sweep.cluster_reduction)
+          for (bool sliced : sweep.sliced_reduction) {
+            LaunchKnobs knobs;
+            knobs.group_m = g;
+            knobs.splits = k == kStreamK ? 1 : k;
+            knobs.stream_k = k == kStreamK;
+            knobs.pdl = programmatic;
+            knobs.sliced_reduction = sliced;
+            const bool shares_tiles = knobs.splits > 1 || knobs.stream_k;
+            if (!sliced && (!shares_tiles || in_cluster)) continue;
+            if (in_cluster) {
+              if (knobs.splits < 2 || knobs.splits > kMaxClusterSplits) continue;
+              knobs = cluster_reduced(knobs);
+              if (!launch_problem(c, knobs).empty()) continue;
+            }
+            out.push_back(knobs);
+          }
+  return out;
+}
+
 nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const std::vector<KernelConfig>& configs,
                                      const LaunchSweep& sweep) {
   nlohmann::json failures;
@@ -120,38 +148,25 @@ nlohmann::json setup_gemmforge_sweep(BenchOptions& o, DeviceContext& ctx, const 
         }
         parts.insert(effective_splits(c.config, s.K, k > 0 ? k : auto_splits(c.config, s.M, s.N, s.K, device->info().residency())));
       }
-      for (int g : sweep.group_m)
-        for (int k : parts)
-          for (bool programmatic : sweep.pdl)
-            for (bool in_cluster : sweep.cluster_reduction) {
-              LaunchKnobs knobs;
-              knobs.group_m = g;
-              knobs.splits = k == kStreamK ? 1 : k;
-              knobs.stream_k = k == kStreamK;
-              knobs.pdl = programmatic;
-              if (in_cluster) {
-                if (knobs.splits < 2 || knobs.splits > kMaxClusterSplits) continue;
-                knobs = cluster_reduced(knobs);
-                if (!launch_problem(c.config, knobs).empty()) continue;
-              }
-              auto impl = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
-              try {
-                impl->prepare(p, sets);
-              } catch (const Error& e) {
-                // What the rules cannot know before the GPU is asked (e.g. no cluster of 16 of
-                // this kernel fits) costs this candidate only, never the shape's other configs.
-                std::cerr << "gemmforge: " << KernelCandidate{c.config, knobs}.name() << " left out on "
-                          << to_string(s) << ": " << e.what() << "\n";
-                continue;
-              }
-              out.push_back(std::move(impl));
-            }
+      for (const LaunchKnobs& knobs : swept_launches(c.config, parts, sweep)) {
+        auto impl = std::make_unique<Sm90Kernel>(*device, c.config, knobs, c.loaded);
+        try {
+          impl->prepare(p, sets);
+        } catch (const Error& e) {
+          // What the rules cannot know before the GPU is asked (e.g. no cluster of 16 of
+          // this kernel fits) costs this candidate only, never the shape's other configs.
+          std::cerr << "gemmforge: " << KernelCandidate{c.config, knobs}.name() << " left out on "
+                    << to_string(s) << ": " << e.what() << "\n";
+          continue;
+        }
+        out.push_back(std::move(impl));
+      }
     }
     return out;
   };
   return {{"configs_requested", configs.size()}, {"configs_compiled", compiled->size()}, {"left_out", failures},
           {"group_m", sweep.group_m}, {"splits", sweep.splits}, {"pdl", sweep.pdl},
-          {"cluster_reduction", sweep.cluster_reduction}};
+          {"cluster_reduction", sweep.cluster_reduction}, {"sliced_reduction", sweep.sliced_reduction}};
 }
 
 std::vector<Sm80Config> read_sm80_configs(const std::string& arg, const std::vector<Layout>& layouts, Accum acc) {

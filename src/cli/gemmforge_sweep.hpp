@@ -24,6 +24,9 @@ struct LaunchSweep {
   std::vector<bool> pdl = {false};  // with and/or without programmatic dependent launch
   // Split tiles summed through a global workspace and/or inside a cluster (split counts > 1 only).
   std::vector<bool> cluster_reduction = {false};
+  // Tiles shared through the global workspace summed in slices by all their parts (true) and/or
+  // by the part that finishes last (false); launches that share no tile run once.
+  std::vector<bool> sliced_reduction = {true};
 };
 
 // Compiles every config (progress line on stderr), reports the ones that fail, and installs
