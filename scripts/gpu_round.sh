@@ -122,7 +122,7 @@ case "$stage" in
     cp "$OUT/tune/table.json" "$OUT/table.json" 2>/dev/null
     # The database as CSV files beside it (what gets committed; the SQLite file does not).
     "$BIN/gemmforge" db export --db "$OUT/tune/tune.sqlite" --dir "$OUT/tune/db" > /dev/null
-    [ -z "${KEEP:-}" ] && tar czf "$OUT/tune.tar.gz" -C "$OUT" tune && rm -rf "$OUT/tune"
+    if [ -z "${KEEP:-}" ]; then tar czf "$OUT/tune.tar.gz" -C "$OUT" tune && rm -rf "$OUT/tune"; fi
     ;;
   lib)
     # The runtime library (gemmforge/gemm.hpp, call by call) with TABLE against the baselines on
