@@ -98,9 +98,6 @@ std::vector<KernelConfig> read_configs(const std::string& arg, const std::vector
   return out;
 }
 
-// The launches a config is swept with on one shape: `parts` are its effective split counts there
-// (kStreamK for stream-K), crossed with the sweep's raster groups, PDL, in-cluster sums and shared-
-// tile sums; a launch that shares no tile through the workspace runs with one sum only.
 std::vector<LaunchKnobs> swept_launches(const KernelConfig& c, const std::set<int>& parts, const LaunchSweep& sweep) {
   std::vector<LaunchKnobs> out;
   for (int g : sweep.group_m)

@@ -1,6 +1,7 @@
 // `--impl gemmforge --configs all|FILE`: which kernel configurations to sweep, compiled up front
 // in a pool (cached on disk), and the candidate factory the evaluator calls for each problem.
 #pragma once
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct LaunchSweep {
   // by the part that finishes last (false); launches that share no tile run once.
   std::vector<bool> sliced_reduction = {true};
 };
+
+// The launches a config is swept with on one shape: `parts` are its effective split counts there
+// (kStreamK for stream-K), crossed with the sweep's raster groups, PDL, in-cluster sums and
+// shared-tile sums; a launch that shares no tile through the workspace runs with one sum only, and
+// an in-cluster sum is kept only where the config can take it.
+std::vector<LaunchKnobs> swept_launches(const KernelConfig&, const std::set<int>& parts, const LaunchSweep&);
 
 // Compiles every config (progress line on stderr), reports the ones that fail, and installs
 // o.gemmforge_candidates. Returns a JSON summary for the run's settings.

@@ -34,8 +34,10 @@ int split_count(const KernelConfig& c, const Shape& s, const Residency& r, int m
 std::vector<KernelCandidate> launch_variants(const KernelConfig& c, const Shape& s, const Residency& r, int max_splits) {
   // Every variant launches with PDL: it never changes results (the kernel waits for the previous
   // one before touching memory), and in the split-k-v3 sweeps it was 6.5% faster on tall-K
-  // (geomean of best-with over best-without) and even on skinny shapes. Stream-K won no shape
-  // in split-k-v2, so it is not tried.
+  // (geomean of best-with over best-without) and even on skinny shapes. Stream-K is not tried:
+  // it won no shape in split-k-v2, nor in session 29 on 16 shapes whose last wave leaves a
+  // quarter of the SMs idle (1.1-1.3x slower than the whole-tile launch with the last-arriver
+  // sum, 1.3-4.4x with the sliced one, whose waits chain CTA to CTA under stream-K).
   // Shared tiles are summed in slices by all their parts (the kernel's default; launched
   // cooperatively, so the parts that wait for one another all run at once), as the runtime
   // library runs them. In the full-grid run the last-arriver sum was 0.62-0.83x cuBLASLt on the

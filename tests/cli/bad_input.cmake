@@ -41,6 +41,7 @@ expect_failure("not a sweep for strategies" 2 "not a sweep.csv" strategies bad_s
 expect_failure("bad group size" 2 "--group-m takes" bench --shape 64x64x64 --impl gemmforge --group-m 0)
 expect_failure("bad cluster reduction" 2 "--cluster-reduction takes off, on or both" bench --shape 64x64x4096 --impl gemmforge --splits 4 --cluster-reduction yes)
 expect_failure("cluster reduction without split-K" 2 "give --splits a count above 1" bench --shape 64x64x4096 --impl gemmforge --cluster-reduction on)
+expect_failure("bad shared-tile sum" 2 "--shared-tile-sum takes sliced, last or both" bench --shape 64x64x4096 --impl gemmforge --splits sk --shared-tile-sum first)
 file(WRITE ${WORK}/bad_results.csv "M,N,K\n1,2,3\n")
 expect_failure("foreign results.csv" 2 "results.csv header" report bad_results.csv)
 expect_failure("no subcommand" 2 "subcommand" )
