@@ -36,6 +36,15 @@ struct HandleOptions {
   // capture is not measured. Off: the class rule or cuBLASLt's heuristic serves new shapes.
   // $GEMMFORGE_MEASURE_NEW_SHAPES=1 or =0 overrides this (anything else: UsageError).
   bool measure_new_shapes = false;
+  // A table made on another GPU of the same architecture and kernel sources (the H200's on an
+  // H100) is used for its kernels only: its timings describe the other GPU, so every plan is
+  // measured when it is made, as a new shape's is above: the kernels of the shape's entry, its
+  // class rule and its nearest tuned shapes against cuBLASLt's algorithms, on this GPU, the
+  // winning kernel through the correctness gate (0.1-1 s per plan; the table's sm80-family
+  // kernels are not timed). A plan made during a graph capture is not measured and serves the
+  // table's entry. Off: such a table is refused and cuBLASLt serves every call.
+  // $GEMMFORGE_TABLE_FROM_OTHER_GPU=1 or =0 overrides this (anything else: UsageError).
+  bool table_from_other_gpu = false;
   // Calls repeated with the same operands on the same stream, outside a graph capture, can be
   // replayed from a CUDA graph made on the second such call: one cudaGraphLaunch then takes the
   // place of the backend's own launch, which costs less host time (cuBLASLt's path most) and

@@ -102,6 +102,17 @@ uint64_t next_handle_serial() {
   return next++;
 }
 
+// A HandleOptions switch that an environment variable overrides when set: 1/on/true/yes or
+// 0/off/false/no, anything else a UsageError naming the variable.
+void override_switch(const char* variable, bool& value) {
+  const char* env = std::getenv(variable);
+  if (!env || !*env) return;
+  const std::string v = env;
+  if (v == "1" || v == "on" || v == "true" || v == "yes") value = true;
+  else if (v == "0" || v == "off" || v == "false" || v == "no") value = false;
+  else throw UsageError(std::string(variable) + " must be 1 or 0 (on/off, true/false, yes/no), got '" + v + "'");
+}
+
 // How many of the nearest tuned shapes' kernels a new shape's measurement tries.
 constexpr size_t kMeasuredNeighbors = 4;
 
@@ -136,6 +147,7 @@ struct Handle::Impl {
   DeviceContext ctx;  // throws NoGpuError without a GPU
   std::optional<Table> table;
   std::string table_status = "no table: every call goes to cuBLASLt";
+  bool table_of_other_gpu = false;  // HandleOptions::table_from_other_gpu let it in
   std::unique_ptr<jit::KernelCache> cache;
   std::map<std::string, std::shared_ptr<jit::LoadedKernel>> loaded;  // by config name
   // Looked up on every call: hashed, and node-based so that a Plan& stays valid as plans are added.
@@ -147,12 +159,8 @@ struct Handle::Impl {
   std::mutex mu;
 
   explicit Impl(const HandleOptions& o) : options(o) {
-    if (const char* env = std::getenv("GEMMFORGE_MEASURE_NEW_SHAPES"); env && *env) {
-      const std::string v = env;
-      if (v == "1" || v == "on" || v == "true" || v == "yes") options.measure_new_shapes = true;
-      else if (v == "0" || v == "off" || v == "false" || v == "no") options.measure_new_shapes = false;
-      else throw UsageError("GEMMFORGE_MEASURE_NEW_SHAPES must be 1 or 0 (on/off, true/false, yes/no), got '" + v + "'");
-    }
+    override_switch("GEMMFORGE_MEASURE_NEW_SHAPES", options.measure_new_shapes);
+    override_switch("GEMMFORGE_TABLE_FROM_OTHER_GPU", options.table_from_other_gpu);
     if (const char* env = std::getenv("GEMMFORGE_REPLAY"); env && *env) {
       const std::string v = env;
       if (v == "off") options.replay = HandleOptions::Replay::off;
@@ -173,10 +181,13 @@ struct Handle::Impl {
     try {
       const auto& info = ctx.info();
       const TableExpectation want{info.name, "sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor) + "a",
-                                  jit::include_dirs_fingerprint({kernel_include_dir()})};
+                                  jit::include_dirs_fingerprint({kernel_include_dir()}), options.table_from_other_gpu};
       table = load_table(path, want);
+      table_of_other_gpu = table->gpu != info.name;
       table_status = "table " + path + ": " + std::to_string(table->exact.size()) + " shapes, " +
                      std::to_string(table->rules.size()) + " class rules";
+      if (table_of_other_gpu)
+        table_status += " (made on " + table->gpu + ": its kernels only, every plan measured on this GPU)";
     } catch (const Error& e) {
       table_status = std::string("table not used, every call goes to cuBLASLt: ") + e.what();
     }
@@ -297,7 +308,8 @@ struct Handle::Impl {
   Plan make_plan(const Problem& p, bool may_measure) {
     const bool in_table = table && table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc});
     std::string measure_note;
-    if (options.measure_new_shapes && !in_table) {
+    // Another GPU's table decided nothing for this one: every plan is measured.
+    if ((options.measure_new_shapes && !in_table) || table_of_other_gpu) {
       if (!may_measure) measure_note = "; not measured: its plan was made during a graph capture";
       else if (auto measured = measured_plan(p, measure_note)) return std::move(*measured);
     }

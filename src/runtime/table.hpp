@@ -57,10 +57,14 @@ struct Table {
 // What the table must match to be used (the running GPU and the kernel headers in use).
 struct TableExpectation {
   std::string gpu, arch, kernel_source_hash;
+  // Accept a table made on another GPU model of the same architecture and kernel sources (its
+  // kernels run here; its timings and decisions describe the other GPU).
+  bool other_gpu_allowed = false;
 };
 
 // Reads and checks a table. Throws Error with the reason when the file is unreadable, not a
-// table, made for another GPU, architecture or kernel source, or holds an invalid entry.
+// table, made for another GPU (unless allowed), architecture or kernel source, or holds an
+// invalid entry.
 Table load_table(const std::filesystem::path&, const TableExpectation&);
 Table table_from_json(const nlohmann::json&, const TableExpectation&);
 

@@ -211,6 +211,22 @@ TEST(Table, ForeignTablesAreRefusedWithTheReason) {
   EXPECT_NE(refusal(j).find("made for sm_80"), std::string::npos) << refusal(j);
 }
 
+TEST(Table, AnotherGpusTableIsAcceptedOnlyWhenAllowedAndOnlyForTheSameKernels) {
+  TableExpectation other_allowed = kHere;
+  other_allowed.other_gpu_allowed = true;
+  auto j = good_table();
+  j["gpu"] = "NVIDIA H100 80GB HBM3";
+  const Table t = table_from_json(j, other_allowed);
+  EXPECT_EQ(t.gpu, "NVIDIA H100 80GB HBM3");  // kept, so the handle knows whose timings these are
+  EXPECT_EQ(t.exact.size(), good_table()["entries"].size());
+  j["kernel_source_hash"] = "old";
+  EXPECT_THROW(table_from_json(j, other_allowed), Error);
+  j = good_table();
+  j["gpu"] = "NVIDIA A100-SXM4-80GB";
+  j["arch"] = "sm_80";
+  EXPECT_THROW(table_from_json(j, other_allowed), Error);
+}
+
 TEST(Table, DamagedTablesAreRefusedWithTheReason) {
   auto j = good_table();
   j["schema"] = "something/2";

@@ -149,6 +149,45 @@ TEST(Runtime, AForeignTableIsRefusedAndEverythingStillWorks) {
   expect_gate_passes(h, *ctx, {4096, 4096, 4096}, Layout::tn, "cublaslt");
 }
 
+// Allowed in (HandleOptions::table_from_other_gpu), another GPU model's table serves its kernels
+// only: every plan, the table's own shapes included, is measured on this GPU, and what it picks
+// passes the gate; a plan made during a capture is not measured and serves the table's entry.
+TEST(Runtime, AnotherGpusTableServesMeasuredPlansWhenAllowed) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  HandleOptions options{write_table(*ctx, "Some Other GPU").string(), true};
+  options.table_from_other_gpu = true;
+  Handle h(options);
+  EXPECT_NE(h.table_status().find("made on Some Other GPU"), std::string::npos) << h.table_status();
+  for (const Shape& s : {Shape{4096, 4096, 4096}, Shape{77, 1000, 4104}, Shape{3000, 3000, 3000}})
+    for (Layout l : {Layout::tn, Layout::nn}) {
+      const PlanInfo info = h.plan(s.M, s.N, s.K, l);
+      EXPECT_NE(info.detail.find("measured at plan time"), std::string::npos) << info.detail;
+      EXPECT_NE(info.detail.find("gemmforge's best"), std::string::npos) << info.detail;
+      if (info.backend == "gemmforge") {
+        EXPECT_NE(info.detail.find("(correctness gate: pass)"), std::string::npos) << info.detail;
+      }
+      expect_gate_passes(h, *ctx, s, l, info.backend);
+    }
+  const Shape s{2048, 2048, 512};  // in the table (launched with PDL), not planned yet
+  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+  const Operands o = buf.guarded();
+  cudaStream_t stream = nullptr;
+  GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  h.hgemm(64, 64, 64, o.A, o.B, o.C, Layout::tn, stream);  // cuBLASLt's workspace on this stream
+  GF_CUDA(cudaStreamSynchronize(stream));
+  cudaGraph_t graph = nullptr;
+  GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, stream);
+  GF_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  const PlanInfo captured = h.plan(s.M, s.N, s.K, Layout::tn);
+  EXPECT_NE(captured.detail.find("not measured"), std::string::npos) << captured.detail;
+  EXPECT_EQ(captured.backend, "gemmforge") << captured.detail;
+  expect_gate_passes(h, *ctx, s, Layout::tn, "gemmforge");
+}
+
 // With no table named, a handle takes the one shipped for its GPU model (tables/h200.json on an
 // H200); the kernels that table names pass the gate through hgemm.
 TEST(Runtime, TheShippedTableServesItsShapes) {
