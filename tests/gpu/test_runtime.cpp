@@ -104,6 +104,22 @@ void expect_gate_passes(Handle& h, DeviceContext& ctx, const Shape& s, Layout l,
   EXPECT_TRUE(v.passed()) << to_string(s) << " " << to_string(l) << " (" << call.info().detail << "): " << v.text();
 }
 
+// The plan of a shape whose first call is made while a stream is captured into a graph (plans
+// made then are never measured: measuring synchronizes).
+PlanInfo plan_made_in_a_capture(Handle& h, DeviceContext& ctx, const Shape& s, Layout l) {
+  ShapeBuffers buf(s, false, ctx.info().l2_bytes, ctx.stream());
+  const Operands o = buf.guarded();
+  cudaStream_t stream = nullptr;
+  GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, l, stream);
+  GF_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  return h.plan(s.M, s.N, s.K, l);
+}
+
 TEST(Runtime, WithoutATableEveryShapeGoesToCublasLtAndPassesTheGate) {
   GF_REQUIRE_GPU(ctx);
   Handle h(HandleOptions{"none", true});
@@ -170,19 +186,7 @@ TEST(Runtime, AnotherGpusTableServesMeasuredPlansWhenAllowed) {
       expect_gate_passes(h, *ctx, s, l, info.backend);
     }
   const Shape s{2048, 2048, 512};  // in the table (launched with PDL), not planned yet
-  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-  const Operands o = buf.guarded();
-  cudaStream_t stream = nullptr;
-  GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  h.hgemm(64, 64, 64, o.A, o.B, o.C, Layout::tn, stream);  // cuBLASLt's workspace on this stream
-  GF_CUDA(cudaStreamSynchronize(stream));
-  cudaGraph_t graph = nullptr;
-  GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, stream);
-  GF_CUDA(cudaStreamEndCapture(stream, &graph));
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(stream);
-  const PlanInfo captured = h.plan(s.M, s.N, s.K, Layout::tn);
+  const PlanInfo captured = plan_made_in_a_capture(h, *ctx, s, Layout::tn);
   EXPECT_NE(captured.detail.find("not measured"), std::string::npos) << captured.detail;
   EXPECT_EQ(captured.backend, "gemmforge") << captured.detail;
   expect_gate_passes(h, *ctx, s, Layout::tn, "gemmforge");
@@ -458,17 +462,7 @@ TEST(Runtime, NewShapesAreMeasuredWhenTheirPlanIsMade) {
   EXPECT_EQ(h.plan(4096, 4096, 4096, Layout::tn).detail.find("measured"), std::string::npos);
 
   const Shape s{999, 1000, 1000};
-  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-  const Operands o = buf.guarded();
-  cudaStream_t stream = nullptr;
-  GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, stream);
-  GF_CUDA(cudaStreamEndCapture(stream, &graph));
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(stream);
-  const PlanInfo captured = h.plan(s.M, s.N, s.K, Layout::tn);
+  const PlanInfo captured = plan_made_in_a_capture(h, *ctx, s, Layout::tn);
   EXPECT_NE(captured.detail.find("not measured"), std::string::npos) << captured.detail;
   expect_gate_passes(h, *ctx, s, Layout::tn, captured.backend);
 }
