@@ -54,7 +54,8 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
   app.add_option("--splits", o.splits,
                  "with --impl gemmforge: split-K part counts to sweep each config with, comma list; 'auto' splits "
                  "K only when the output tiles do not fill the GPU; 'sk' is stream-K for the last partial wave "
-                 "(both deterministic: partial sums are added in a fixed order)")
+                 "(both deterministic: partial sums are added in a fixed order; give stream-K "
+                 "--shared-tile-sum last: with the sliced sum its CTAs wait for one another in a chain)")
       ->capture_default_str();
   app.add_option("--pdl", o.pdl,
                  "with --impl gemmforge: programmatic dependent launch (a call's set-up overlaps the end of "
