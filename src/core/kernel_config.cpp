@@ -283,6 +283,13 @@ size_t streamk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int6
   return reduction_workspace_bytes(c, plan.sk_tiles, plan.max_parts);  // only the left-over tiles
 }
 
+namespace {
+// The launches the config knobs built for one kind of launch only serve: parts apart a split
+// summed through global memory, cluster_push a split summed inside a cluster.
+bool sums_parts_apart(const LaunchKnobs& k) { return k.splits >= 2 && !k.cluster_reduction; }
+bool pushes_cluster_sums(const LaunchKnobs& k) { return k.cluster_reduction; }
+}  // namespace
+
 std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
   if (auto why = knobs_problem(k); !why.empty()) return why;
   if (k.stream_k && c.cluster_m * c.cluster_n > 1) return "stream-K shares tiles between CTAs, not between clusters";
@@ -292,10 +299,10 @@ std::string launch_problem(const KernelConfig& c, const LaunchKnobs& k) {
       return "a reduction inside a cluster writes " + std::to_string(cluster_reduction_bytes(c)) +
              " bytes of partial sums over the stage ring, which holds " + std::to_string(c.stage_ring_bytes());
   }
-  if (c.cluster_push && !k.cluster_reduction)
+  if (c.cluster_push && !pushes_cluster_sums(k))
     return "a pushed in-cluster sum is built for launches whose parts are summed inside a cluster (else it builds "
            "a second cubin for the same launch)";
-  if (c.parts_apart && (k.splits < 2 || k.cluster_reduction))
+  if (c.parts_apart && !sums_parts_apart(k))
     return "parts apart orders a split tile's parts summed through global memory: it needs splits >= 2 and no "
            "reduction inside a cluster (else it builds a second cubin for the same launch)";
   return {};
@@ -333,8 +340,8 @@ LaunchKnobs knobs_for_shape(const KernelConfig& c, LaunchKnobs tuned, int64_t M,
 }
 
 KernelConfig config_for_launch(KernelConfig c, const LaunchKnobs& k) {
-  if (c.parts_apart && (k.splits < 2 || k.cluster_reduction)) c.parts_apart = false;
-  if (c.cluster_push && !k.cluster_reduction) c.cluster_push = false;
+  if (!sums_parts_apart(k)) c.parts_apart = false;
+  if (!pushes_cluster_sums(k)) c.cluster_push = false;
   return c;
 }
 

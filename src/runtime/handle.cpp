@@ -234,10 +234,13 @@ struct Handle::Impl {
   // How the library launches a table's kernel: as the tuner measured it. (A sliced reduction, where
   // the parts of a tile wait for one another, is launched cooperatively, which guarantees they
   // all run at once even while other streams' kernels hold SMs: src/runtime/sm90_kernel.cpp.)
-  // A class rule's split count was chosen for one tuned shape: for this one it is recomputed.
-  LaunchKnobs served_knobs(const TableEntry& e, const Problem& p) const {
-    if (!e.from_rule) return e.knobs;
-    return knobs_for_shape(*e.config, e.knobs, p.shape.M, p.shape.N, p.shape.K, ctx.info().residency());
+  // A class rule's split count was chosen for one tuned shape: for this one it is recomputed, and
+  // the kernel is the rule's config as that launch builds it (config_for_launch).
+  KernelCandidate served_launch(const TableEntry& e, const Problem& p) const {
+    if (!e.from_rule) return {*e.config, e.knobs};
+    const LaunchKnobs knobs =
+        knobs_for_shape(*e.config, e.knobs, p.shape.M, p.shape.N, p.shape.K, ctx.info().residency());
+    return {config_for_launch(*e.config, knobs), knobs};
   }
 
   // The kernels worth timing for a shape the table does not name: its class rule's and those of
@@ -254,11 +257,10 @@ struct Handle::Impl {
     std::set<std::string> names;
     for (const auto& e : entries) {
       if (!why_not_supported(*e.config, p).empty()) continue;
-      const LaunchKnobs knobs = served_knobs(e, p);
-      const KernelConfig config = config_for_launch(*e.config, knobs);
-      if (!names.insert(KernelCandidate{config, knobs}.name()).second) continue;
+      const KernelCandidate served = served_launch(e, p);
+      if (!names.insert(served.name()).second) continue;
       try {
-        auto k = std::make_unique<Sm90Kernel>(ctx, config, knobs, load(config));
+        auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config));
         k->use_caller_workspace();
         k->prepare(p, {});
         out.push_back(std::move(k));
@@ -363,9 +365,8 @@ struct Handle::Impl {
       why_lt = "gemmforge's kernels need an sm_90 GPU";
     } else if (install(plan, plan.kernel, p, why_lt, [&] {
                  const ShapeConstants shape = built_for(*entry, p);
-                 const LaunchKnobs knobs = served_knobs(*entry, p);
-                 const KernelConfig config = config_for_launch(*entry->config, knobs);
-                 auto k = std::make_unique<Sm90Kernel>(ctx, config, knobs, load(config, shape), shape);
+                 const KernelCandidate served = served_launch(*entry, p);
+                 auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config, shape), shape);
                  k->use_caller_workspace();
                  return k;
                })) {
