@@ -7,6 +7,7 @@
 #include "ptx/named_barrier.cuh"
 #include "ptx/stmatrix.cuh"
 #include "ptx/tma.cuh"
+#include "sm90/ablation.cuh"
 #include "sm90/pipeline.cuh"
 #include "sm90/trace.cuh"
 
@@ -213,10 +214,13 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
     }
     {
       trace::Stopwatch t(stage_clocks);
+      if constexpr (!ablation::left_out(ablation::kStaging)) {
 #pragma unroll
-      for (int b = kFirst; b < kLast; ++b)
-        stage_block<T>(pair, b, smem_addr(buffers + b * T::kEpiBufferBytes) + row_bytes, swizzle_phase, tile_q);
-      fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+        for (int b = kFirst; b < kLast; ++b)
+          stage_block<T>(pair, b, smem_addr(buffers + b * T::kEpiBufferBytes) + row_bytes, swizzle_phase, tile_q);
+        // the generic-proxy writes above, before TMA reads them
+        if constexpr (!ablation::left_out(ablation::kProxyFence)) fence_proxy_async_shared();
+      }
     }
     {
       trace::Stopwatch t(barrier_clocks);
@@ -224,7 +228,7 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
     }
     if (thread == 0) {
       trace::Stopwatch t(issue_clocks);
-      if (in_range) {
+      if (in_range && !ablation::left_out(ablation::kStoreIssue)) {
 #pragma unroll
         for (int b = kFirst; b < kLast; ++b)
           tma_store_2d(&tmap_c, buffers + b * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
@@ -238,14 +242,17 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
       unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
       if (lane == 0) tma_store_wait_read<1>();  // this warp's stores from this buffer, two blocks ago
       __syncwarp();
-      stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
-      fence_proxy_async_shared();  // each lane's generic-proxy writes, before TMA reads them
+      if constexpr (!ablation::left_out(ablation::kStaging)) {
+        stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+        // each lane's generic-proxy writes, before TMA reads them
+        if constexpr (!ablation::left_out(ablation::kProxyFence)) fence_proxy_async_shared();
+      }
       __syncwarp();
       if (lane == 0) {
 #pragma unroll
         for (int mi = 0; mi < T::kMmaM; ++mi) {
           const int slice_row = mi * 64 + warp * 16;
-          if (row0 + slice_row < M && col0 < N)
+          if (row0 + slice_row < M && col0 < N && !ablation::left_out(ablation::kStoreIssue))
             tma_store_2d(&tmap_c, buffer + slice_row * T::kEpiRowBytes, col0 + b * T::kEpiCols, row0 + slice_row);
         }
         tma_store_commit();  // a group per block even when empty, so the parity count stays exact
@@ -265,8 +272,11 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
       }
       {
         trace::Stopwatch t(stage_clocks);
-        stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
-        fence_proxy_async_shared();  // the generic-proxy writes above, before TMA reads them
+        if constexpr (!ablation::left_out(ablation::kStaging)) {
+          stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+          // the generic-proxy writes above, before TMA reads them
+          if constexpr (!ablation::left_out(ablation::kProxyFence)) fence_proxy_async_shared();
+        }
       }
       {
         trace::Stopwatch t(barrier_clocks);
@@ -274,7 +284,7 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
       }
       if (thread == 0) {
         trace::Stopwatch t(issue_clocks);
-        if (in_range) tma_store_2d(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
+        if (in_range && !ablation::left_out(ablation::kStoreIssue)) tma_store_2d(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
         tma_store_commit();  // a group per block even when empty, so the parity count stays exact
       }
     }

@@ -155,8 +155,9 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
                                             row0, col0, epilogue_blocks);
         held_row0 = row0, held_col0 = col0, holding = true;
       } else if constexpr (T::kTmaStore) {
-        store_tma<T>(AccumulatorPairs<T>{acc}, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0,
-                     epilogue_blocks);
+        if constexpr (!ablation::left_out(ablation::kWholeEpilogue))
+          store_tma<T>(AccumulatorPairs<T>{acc}, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0,
+                       epilogue_blocks);
       } else {
         store_direct<T>(acc, C, M, N, row0, col0);
       }

@@ -19,6 +19,7 @@ struct TraceArgs {
   std::vector<std::string> shapes, kernels;
   int warmup = 20;
   std::string out;
+  std::string ablate = "none";
 };
 
 int run(const TraceArgs& a, int argc, char** argv) {
@@ -36,6 +37,7 @@ int run(const TraceArgs& a, int argc, char** argv) {
       kernels.emplace_back(config, knobs);
     }
     if (a.warmup < 0) throw Error("--warmup must not be negative");
+    (void)parse_ablation(a.ablate);
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -47,11 +49,11 @@ int run(const TraceArgs& a, int argc, char** argv) {
   for (const auto& shape : shapes)
     for (size_t i = 0; i < kernels.size(); ++i) {
       const auto& [config, knobs] = kernels[i];
-      const std::string name = a.kernels[i];
+      const std::string name = a.kernels[i] + (a.ablate == "none" ? "" : "-without-" + a.ablate);
       std::cout << to_string(shape) << " " << name << "\n";
-      nlohmann::json r = {{"shape", to_string(shape)}, {"kernel", name}};
+      nlohmann::json r = {{"shape", to_string(shape)}, {"kernel", a.kernels[i]}, {"left_out", a.ablate}};
       try {
-        const TracedLaunch t = trace_launch(ctx, config, knobs, shape, cache, a.warmup);
+        const TracedLaunch t = trace_launch(ctx, config, knobs, shape, cache, a.warmup, parse_ablation(a.ablate));
         std::printf("  launch: %s; event %.2f us\n%s", t.launch.c_str(), t.event_us, trace_phases_table(t.summary).c_str());
         r["event_us"] = t.event_us;
         r["launch"] = t.launch;
@@ -96,10 +98,17 @@ void add_trace(CLI::App& app, int& exit_code, int argc, char** argv) {
       "Examples:\n"
       "  gemmforge trace --shape 4096x4096x1024 --kernel sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore_pdl\n"
       "  gemmforge trace --shape 256x512x16384 --kernel sm90_tn_f32_128x128x64_s4_c2_coop_1x1_tmastore_k16_pdl --out t/\n"
-      "Kernel names are those of tune tables, decisions and bench notes: a config and its launch knobs.");
+      "Kernel names are those of tune tables, decisions and bench notes: a config and its launch knobs.\n\n"
+      "--ablate leaves one part of the TMA-store epilogue out of the traced build, to see what it costs\n"
+      "the rest (in ping-pong, the other consumer's main loop beside it): 'epilogue' (all of it),\n"
+      "'store-issue' (staged, never stored), 'staging' (no conversion or stmatrix; stale buffers stored),\n"
+      "'proxy-fence' (the fence after staging). Such a build writes a wrong C: the complete traced\n"
+      "build is gated first, the ablated one only timed. Never a speed claim.");
   cmd->add_option("--shape", args->shapes, "a shape as MxNxK (repeatable)")->required();
   cmd->add_option("--kernel", args->kernels, "a Hopper kernel by name, config and launch knobs (repeatable)")->required();
   cmd->add_option("--warmup", args->warmup, "launches before the traced one")->capture_default_str();
+  cmd->add_option("--ablate", args->ablate, "a part of the epilogue to leave out (diagnostic; see below)")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "write trace.json and one CSV of units per launch into this directory");
   cmd->callback([args, &exit_code, argc, argv] { exit_code = run(*args, argc, argv); });
 }

@@ -1,5 +1,6 @@
 #include "runtime/trace_launch.hpp"
 
+#include <array>
 #include <cstdio>
 
 #include "eval/event_pair.hpp"
@@ -8,30 +9,66 @@
 
 namespace gemmforge {
 
-jit::CompileRequest traced_request(const KernelConfig& c) {
+namespace {
+constexpr std::array<std::pair<Ablation, const char*>, 5> kAblationNames{{{Ablation::none, "none"},
+                                                                          {Ablation::whole_epilogue, "epilogue"},
+                                                                          {Ablation::store_issue, "store-issue"},
+                                                                          {Ablation::staging, "staging"},
+                                                                          {Ablation::proxy_fence, "proxy-fence"}}};
+}  // namespace
+
+Ablation parse_ablation(const std::string& name) {
+  for (const auto& [a, n] : kAblationNames)
+    if (name == n) return a;
+  throw Error("unknown part to leave out '" + name + "': none, epilogue, store-issue, staging or proxy-fence");
+}
+
+std::string to_string(Ablation a) {
+  for (const auto& [x, n] : kAblationNames)
+    if (x == a) return n;
+  return "?";
+}
+
+jit::CompileRequest traced_request(const KernelConfig& c, Ablation ablation) {
   jit::CompileRequest r = compile_request(c);
   r.name += " (traced)";
   r.extra_options.push_back("-DGEMMFORGE_TRACE");
+  if (ablation != Ablation::none) {
+    r.name += " (without " + to_string(ablation) + ")";
+    r.extra_options.push_back("-DGEMMFORGE_ABLATE=" + std::to_string(int(ablation)));
+  }
   return r;
 }
 
 TracedLaunch trace_launch(DeviceContext& ctx, const KernelConfig& config, const LaunchKnobs& knobs, const Shape& shape,
-                          jit::KernelCache& cache, int warmup) {
+                          jit::KernelCache& cache, int warmup, Ablation ablation) {
   const Problem problem{shape, config.layout, config.acc};
   if (auto why = why_not_supported(config, problem); !why.empty()) throw Error(why);
-  const auto compiled = jit::compile_cached(traced_request(config), cache);
-  if (!compiled.ok) throw Error("the traced build did not compile:\n" + compiled.log);
-  if (compiled.spill_bytes > 0) std::fprintf(stderr, "  note: the traced build spills %d bytes\n", compiled.spill_bytes);
-  auto loaded = Sm90Kernel::load(config, compiled.cubin);
-  const auto buffer = loaded->global(kTraceBufferSymbol);
-  if (!buffer) throw Error("the traced build has no " + std::string(kTraceBufferSymbol) + " buffer");
-  Sm90Kernel kernel(ctx, config, knobs, loaded);
   ShapeBuffers buffers(shape, false, ctx.info().l2_bytes, ctx.stream());
+  auto load_traced = [&](Ablation part) {
+    const auto compiled = jit::compile_cached(traced_request(config, part), cache);
+    if (!compiled.ok) throw Error("the traced build did not compile:\n" + compiled.log);
+    if (compiled.spill_bytes > 0)
+      std::fprintf(stderr, "  note: the traced build spills %d bytes\n", compiled.spill_bytes);
+    auto loaded = Sm90Kernel::load(config, compiled.cubin);
+    if (!loaded->global(kTraceBufferSymbol))
+      throw Error("the traced build has no " + std::string(kTraceBufferSymbol) + " buffer");
+    return loaded;
+  };
+  const auto complete_build = load_traced(Ablation::none);
+  {
+    // The stamps must not change what the kernel computes: the full gate first, on the complete
+    // traced build even when a part is to be left out (that build computes a wrong C by design).
+    Sm90Kernel complete(ctx, config, knobs, complete_build);
+    complete.prepare(problem, {buffers.set(0)});
+    CorrectnessGate gate(ctx, buffers, config.acc, GateOptions{});
+    const auto verdict = gate.check({{&complete, config.layout}}).front();
+    if (!verdict.passed()) throw Error("the traced build fails the correctness gate: " + verdict.text());
+  }
+  const auto loaded = ablation == Ablation::none ? complete_build : load_traced(ablation);
+  const auto buffer = loaded->global(kTraceBufferSymbol);
+  Sm90Kernel kernel(ctx, config, knobs, loaded);
   kernel.prepare(problem, {buffers.set(0)});
-  // The stamps must not change what the kernel computes: the full gate first.
-  CorrectnessGate gate(ctx, buffers, config.acc, GateOptions{});
-  const auto verdict = gate.check({{&kernel, config.layout}}).front();
-  if (!verdict.passed()) throw Error("the traced build fails the correctness gate: " + verdict.text());
   buffers.fill_for_timing(7, ctx.stream());
   const Operands ops = buffers.set(0);
   for (int i = 0; i < warmup; ++i) kernel.run(ops);

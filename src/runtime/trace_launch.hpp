@@ -11,8 +11,16 @@
 
 namespace gemmforge {
 
-// The config's JIT request with the stamps compiled in (-DGEMMFORGE_TRACE: its own cache key).
-jit::CompileRequest traced_request(const KernelConfig&);
+// Parts of the epilogue a diagnostic build leaves out (kernels/sm90/ablation.cuh, same numbers).
+enum class Ablation { none = 0, whole_epilogue = 1, store_issue = 2, staging = 3, proxy_fence = 4 };
+// By the names `gemmforge trace --ablate` takes: none, epilogue, store-issue, staging, proxy-fence.
+// Throws Error for any other name.
+Ablation parse_ablation(const std::string& name);
+std::string to_string(Ablation);
+
+// The config's JIT request with the stamps compiled in (-DGEMMFORGE_TRACE: its own cache key),
+// and with `ablation` a part of the epilogue left out (-DGEMMFORGE_ABLATE).
+jit::CompileRequest traced_request(const KernelConfig&, Ablation ablation = Ablation::none);
 
 struct TracedLaunch {
   double event_us = 0;   // the traced launch, between CUDA events
@@ -22,8 +30,9 @@ struct TracedLaunch {
 
 // Builds (cached), gates, runs `warmup` times, zeroes the stamps, runs twice more and reads the
 // second launch's stamps. Throws Error when the config cannot serve the shape, the build fails,
-// has no stamp buffer, or fails the gate.
+// has no stamp buffer, or fails the gate. An ablated build computes a wrong C by design: it is
+// not gated (the same config's full build is, first, so a kernel that cannot run is still caught).
 TracedLaunch trace_launch(DeviceContext&, const KernelConfig&, const LaunchKnobs&, const Shape&, jit::KernelCache&,
-                          int warmup);
+                          int warmup, Ablation ablation = Ablation::none);
 
 }  // namespace gemmforge

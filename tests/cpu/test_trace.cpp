@@ -47,6 +47,55 @@ TEST(Trace, StampsAreCompiledInOnlyWhenAskedFor) {
   EXPECT_EQ(plain_sass.find("SR_CLOCK"), std::string::npos);
 }
 
+// `gemmforge trace --ablate`'s builds (kernels/sm90/ablation.cuh): each leaves out exactly its part
+// of a ping-pong tile's epilogue, in the SASS, and nothing else of it.
+TEST(Trace, AblatedBuildsLeaveOutTheirPartOnly) {
+  KernelConfig c;  // 128x176 ping-pong: two alternating staging buffers of 16 columns
+  c.block_m = 128;
+  c.block_n = 176;
+  c.stages = 4;
+  c.consumers = 2;
+  c.mode = ConsumerMode::pingpong;
+  c.tma_store = true;
+  ASSERT_TRUE(is_valid(c));
+  if (!testing::can_disassemble()) GTEST_SKIP() << "no cuobjdump here: this test reads SASS";
+  auto sass = [&](int part) {
+    jit::CompileRequest r;
+    r.name = c.name();
+    r.source = jit_source(c);
+    r.include_dirs = {std::string(GEMMFORGE_SOURCE_DIR) + "/kernels"};
+    r.extra_options = {"-DGEMMFORGE_TRACE"};
+    if (part > 0) r.extra_options.push_back("-DGEMMFORGE_ABLATE=" + std::to_string(part));
+    const auto built = jit::compile(r);
+    EXPECT_TRUE(built.ok) << built.log;
+    EXPECT_EQ(built.spill_bytes, 0) << built.log;
+    return testing::sass_of(built.cubin, "ablate_" + std::to_string(part));
+  };
+  auto count = [](const std::string& text, const std::string& op) {
+    int n = 0;
+    for (size_t at = text.find(op); at != std::string::npos; at = text.find(op, at + op.size())) ++n;
+    return n;
+  };
+  // A TMA store, an stmatrix and a proxy fence per 16-column block (11), and wgmma in every build.
+  const std::string kStore = "UTMASTG", kStage = "STSM", kFence = "FENCE.VIEW.ASYNC.S", kMma = "HGMMA";
+  const std::string complete = sass(0), whole = sass(1), no_store = sass(2), no_staging = sass(3), no_fence = sass(4);
+  const int stores = count(complete, kStore), stages = count(complete, kStage), fences = count(complete, kFence);
+  EXPECT_GE(stores, 11);
+  EXPECT_GE(stages, 11);
+  EXPECT_GE(fences, 11);
+  for (const auto* s : {&complete, &whole, &no_store, &no_staging, &no_fence}) EXPECT_GT(count(*s, kMma), 0);
+  EXPECT_EQ(count(whole, kStore), 0);
+  EXPECT_EQ(count(whole, kStage), 0);
+  EXPECT_EQ(count(no_store, kStore), 0);
+  EXPECT_EQ(count(no_store, kStage), stages);
+  EXPECT_EQ(count(no_store, kFence), fences);
+  EXPECT_EQ(count(no_staging, kStore), stores);
+  EXPECT_EQ(count(no_staging, kStage), 0);
+  EXPECT_EQ(count(no_fence, kStore), stores);
+  EXPECT_EQ(count(no_fence, kStage), stages);
+  EXPECT_LE(count(no_fence, kFence), fences - 11);  // the fences left are the walk's, not the epilogue's
+}
+
 // A buffer as two CTAs of a launch at 1500 MHz would leave it: clocks and nanoseconds agree.
 std::vector<uint64_t> two_cta_buffer() {
   std::vector<uint64_t> w(size_t(tr::kCtas) * tr::kSlotsPerCta, 0);

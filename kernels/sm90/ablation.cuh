@@ -1,0 +1,29 @@
+// Diagnostic builds only: parts of a consumer's TMA-store epilogue left out, to measure what each
+// costs the kernel's other work (in ping-pong, the other consumer's main loop beside it). Compiled
+// in only with -DGEMMFORGE_ABLATE=<part> (`gemmforge trace --ablate`); such a build writes a wrong
+// C, is never gated, tuned or served, and its cache key differs from every real build's. Without
+// the define every query below is false and the code is what it was.
+#pragma once
+
+namespace gemmforge::sm90::ablation {
+
+// The parts, as `gemmforge trace --ablate` names them (src/runtime/trace_launch.cpp).
+enum Part : int {
+  kNone = 0,
+  kWholeEpilogue = 1,  // no staging, no barrier, no store: the consumer goes straight to its next unit
+  kStoreIssue = 2,     // staged and fenced as usual, but no TMA store is issued (the commits stay)
+  kStaging = 3,        // no fp16 conversion, no stmatrix, no proxy fence; the stores send stale buffers
+  kProxyFence = 4,     // everything but the generic-to-async proxy fence after staging
+};
+
+// A function, not a constexpr variable (which -default-device would emit into every cubin).
+__device__ constexpr bool left_out(Part p) {
+#ifdef GEMMFORGE_ABLATE
+  return GEMMFORGE_ABLATE == int(p);
+#else
+  (void)p;
+  return false;
+#endif
+}
+
+}  // namespace gemmforge::sm90::ablation
