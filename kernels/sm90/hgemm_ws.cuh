@@ -122,7 +122,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
           mbarrier_wait(smem.full(pos.stage), pos.phase);  // the main loop's first wait, done early
           trace::unit(walked, trace::kUnitFirstData, trace::clock());
         }
-      mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held);
+      mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held, stamps ? walked : -1);
       if (stamps) trace::unit(walked, trace::kUnitMainDone, trace::clock());
       if constexpr (T::kPingPong)
         if (sched.more(cursor)) named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
@@ -149,15 +149,16 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
                                 smem.split_flag(consumer), barrier))
           continue;
       }
-      if constexpr (epilogue_deferred<T>()) {
+      if constexpr (ablation::left_out(ablation::kWholeEpilogue)) {
+        continue;  // a diagnostic build (ablation.cuh): C is never written
+      } else if constexpr (epilogue_deferred<T>()) {
         hold_pairs<T>(acc, held);
         store_tma<T, 0, held_first_block<T>()>(AccumulatorPairs<T>{acc}, smem.epilogue(consumer), tmap_c, consumer, M, N,
                                             row0, col0, epilogue_blocks);
         held_row0 = row0, held_col0 = col0, holding = true;
       } else if constexpr (T::kTmaStore) {
-        if constexpr (!ablation::left_out(ablation::kWholeEpilogue))
-          store_tma<T>(AccumulatorPairs<T>{acc}, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0,
-                       epilogue_blocks);
+        store_tma<T>(AccumulatorPairs<T>{acc}, smem.epilogue(consumer), tmap_c, consumer, M, N, row0, col0,
+                     epilogue_blocks);
       } else {
         store_direct<T>(acc, C, M, N, row0, col0);
       }

@@ -119,8 +119,9 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
   RingPosition pos;
   u64 wait_clocks = 0, last_issue = 0;  // for trace.cuh's stamps only: always 0 in other builds
   bool issued = false;
+  int walked = 0;  // the walk's units so far, for trace.cuh's k-block stamps only
   auto cursor = sched.start();
-  for (WorkUnit w; sched.next(cursor, rank, w);) {
+  for (WorkUnit w; sched.next(cursor, rank, w); ++walked) {
     const int tm = w.tile_m, tn = w.tile_n;
     for (int kb = w.kb_begin; kb < w.kb_begin + w.kb_count; ++kb) {
       const int s = pos.stage;
@@ -155,6 +156,7 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
       }
       if constexpr (trace::enabled()) {
         last_issue = trace::clock();
+        trace::kblock(walked, kb - w.kb_begin, trace::kKbLoaded, last_issue);
         if (!issued) trace::cta(trace::kProducerFirstClock, last_issue);
         issued = true;
       }

@@ -75,6 +75,17 @@ __device__ inline void unit(int walked, int slot, ptx::u64 value) {
 #endif
 }
 
+// A k-block's stamp (trace_layout.cuh's KBlockSlot) for units kKbFirstUnit.. of the walk.
+__device__ inline void kblock(int walked, int kb, int slot, ptx::u64 value) {
+#ifdef GEMMFORGE_TRACE
+  const int u = walked - kKbFirstUnit;
+  if (blockIdx.x < unsigned(kCtas) && u >= 0 && u < kKbUnits && kb >= 0 && kb < kKbMax)
+    gemmforge_trace[blockIdx.x * kSlotsPerCta + kKbBase + (u * kKbMax + kb) * kKbSlots + slot] = value;
+#else
+  (void)walked, (void)kb, (void)slot, (void)value;
+#endif
+}
+
 __device__ inline ptx::u32 sm_id() {
   ptx::u32 id = 0;
   if constexpr (enabled()) asm volatile("mov.u32 %0, %%smid;" : "=r"(id));

@@ -2,7 +2,9 @@
 // kernel and the host code that reads the buffer back (src/core/trace_summary.cpp).
 //
 // Per CTA (blockIdx.x < kCtas) kSlotsPerCta 64-bit words: the CtaSlots, then kUnitSlots words for
-// each of its first kUnits units (UnitSlots). Clock slots are the SM's %clock64, nanosecond slots
+// each of its first kUnits units (UnitSlots), then kKbSlots words for each of the first kKbMax
+// k-blocks of kKbUnits units from the walk's kKbFirstUnit on (KBlockSlots: where in a unit the
+// time goes, past the walk's start). Clock slots are the SM's %clock64, nanosecond slots
 // %globaltimer (comparable across SMs). A slot never stamped stays 0 (the host zeroes the buffer).
 #pragma once
 
@@ -10,7 +12,18 @@ namespace gemmforge::sm90::trace {
 
 // Enumerators, not constexpr variables: NVRTC's -default-device would make each of those a
 // device global in every kernel's cubin, traced or not.
-enum Capacity : int { kCtas = 4096, kUnits = 24, kCtaSlots = 24, kUnitSlots = 5, kSlotsPerCta = kCtaSlots + kUnits * kUnitSlots };
+enum Capacity : int {
+  kCtas = 4096,
+  kUnits = 24,
+  kCtaSlots = 24,
+  kUnitSlots = 5,
+  kKbFirstUnit = 4,
+  kKbUnits = 4,
+  kKbMax = 32,
+  kKbSlots = 3,
+  kKbBase = kCtaSlots + kUnits * kUnitSlots,
+  kSlotsPerCta = kKbBase + kKbUnits * kKbMax * kKbSlots
+};
 
 enum CtaSlot : int {
   kEntryNs = 0,         // thread 0, first instruction (globaltimer)
@@ -46,6 +59,13 @@ enum UnitSlot : int {
   kUnitMainDone,   // its last wgmma retired
   kUnitDone,       // stored, or its part of a reduction done
   kUnitShape,      // k-blocks | parts << 32
+};
+
+// Per k-block of a stamped unit (clock64): the stamping consumer thread's and the producer's.
+enum KBlockSlot : int {
+  kKbFull = 0,  // the consumer's wait for the k-block's stage returned
+  kKbRetired,   // the consumer saw the k-block's wgmma group retired (its next wait, or the last)
+  kKbLoaded,    // the producer issued the k-block's loads (its wait for a free stage returned)
 };
 
 }  // namespace gemmforge::sm90::trace

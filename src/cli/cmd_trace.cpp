@@ -54,13 +54,17 @@ int run(const TraceArgs& a, int argc, char** argv) {
       nlohmann::json r = {{"shape", to_string(shape)}, {"kernel", a.kernels[i]}, {"left_out", a.ablate}};
       try {
         const TracedLaunch t = trace_launch(ctx, config, knobs, shape, cache, a.warmup, parse_ablation(a.ablate));
-        std::printf("  launch: %s; event %.2f us\n%s", t.launch.c_str(), t.event_us, trace_phases_table(t.summary).c_str());
+        std::printf("  launch: %s; event %.2f us\n%s%s", t.launch.c_str(), t.event_us, trace_phases_table(t.summary).c_str(),
+                    trace_kblocks_table(t.summary).c_str());
         r["event_us"] = t.event_us;
         r["launch"] = t.launch;
         r["trace"] = trace_phases_json(t.summary);
         if (!a.out.empty())
           write_file_atomically(std::filesystem::path(a.out) / (to_string(shape) + "-" + name + "-units.csv"),
                                 trace_units_csv(t.summary));
+        if (!a.out.empty() && !t.summary.kblocks.empty())
+          write_file_atomically(std::filesystem::path(a.out) / (to_string(shape) + "-" + name + "-kblocks.csv"),
+                                trace_kblocks_csv(t.summary));
       } catch (const NoGpuError&) {
         throw;
       } catch (const Error& e) {

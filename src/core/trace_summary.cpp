@@ -136,6 +136,15 @@ TraceSummary summarize_trace(const std::vector<uint64_t>& words, int grid_ctas) 
         x.gap_us = us(unit_slot(c, u + 1, tr::kUnitFirstData), main);
       }
       if (u == 0 && slot(c, tr::kProducerFirstClock)) t.first_load_us = us(first, slot(c, tr::kProducerFirstClock));
+      if (u >= tr::kKbFirstUnit && u < tr::kKbFirstUnit + tr::kKbUnits)
+        for (int kb = 0; kb < std::min(x.k_blocks, int(tr::kKbMax)); ++kb) {
+          auto stamp = [&](int which) {
+            const uint64_t v = slot(c, tr::kKbBase + ((u - tr::kKbFirstUnit) * tr::kKbMax + kb) * tr::kKbSlots + which);
+            return v == 0 ? TraceKBlock::missing : int64_t(v) - int64_t(first);
+          };
+          const TraceKBlock k{c, u, kb, stamp(tr::kKbFull), stamp(tr::kKbRetired), stamp(tr::kKbLoaded)};
+          if (k.full != k.missing || k.retired != k.missing || k.loaded != k.missing) s.kblocks.push_back(k);
+        }
       last_done = std::max(last_done, done);
       s.units.push_back(x);
     }
@@ -210,6 +219,51 @@ std::string trace_units_csv(const TraceSummary& s) {
     }
     out += "\n";
   }
+  return out;
+}
+
+
+std::string trace_kblocks_table(const TraceSummary& s) {
+  if (s.kblocks.empty()) return "";
+  int positions = 0;
+  for (const auto& k : s.kblocks) positions = std::max(positions, k.kb + 1);
+  // Per position: stage full to the next stage full, stage full to retired, loads issued to full.
+  const auto n = size_t(positions);
+  std::vector<std::vector<double>> step(n), busy(n), delivery(n);
+  constexpr auto missing = TraceKBlock::missing;
+  for (size_t i = 0; i < s.kblocks.size(); ++i) {
+    const auto& k = s.kblocks[i];
+    if (i + 1 < s.kblocks.size()) {
+      const auto& n = s.kblocks[i + 1];
+      if (n.cta == k.cta && n.walked == k.walked && n.kb == k.kb + 1 && n.full != missing && k.full != missing)
+        step[size_t(k.kb)].push_back(double(n.full - k.full));
+    }
+    if (k.full != missing && k.retired != missing) busy[size_t(k.kb)].push_back(double(k.retired - k.full));
+    if (k.full != missing && k.loaded != missing) delivery[size_t(k.kb)].push_back(double(k.full - k.loaded));
+  }
+  auto median = [](std::vector<double> v) {
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::sort(v.begin(), v.end());
+    return percentile(v, 50);
+  };
+  std::string out = "  per k-block of units " + std::to_string(int(tr::kKbFirstUnit)) + "-" +
+                    std::to_string(int(tr::kKbFirstUnit + tr::kKbUnits - 1)) +
+                    " of each walk, median SM clocks:\n  k-block  full->next full  full->retired  loads issued->full\n";
+  char line[128];
+  for (int p = 0; p < positions; ++p) {
+    std::snprintf(line, sizeof line, "  %7d  %15.0f  %13.0f  %18.0f\n", p, median(step[size_t(p)]), median(busy[size_t(p)]),
+                  median(delivery[size_t(p)]));
+    out += line;
+  }
+  return out;
+}
+
+std::string trace_kblocks_csv(const TraceSummary& s) {
+  std::string out = "cta,walked,kb,full_clocks,retired_clocks,loaded_clocks\n";
+  auto field = [](int64_t v) { return v == TraceKBlock::missing ? std::string() : std::to_string(v); };
+  for (const auto& k : s.kblocks)
+    out += std::to_string(k.cta) + "," + std::to_string(k.walked) + "," + std::to_string(k.kb) + "," + field(k.full) + "," +
+           field(k.retired) + "," + field(k.loaded) + "\n";
   return out;
 }
 

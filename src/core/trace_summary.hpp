@@ -3,6 +3,7 @@
 // arithmetic is tested on the CPU with made-up buffers.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,16 @@ struct TraceUnit {
   double gap_us = 0;  // from this unit's last wgmma to the next unit's first stage in hand, same SM
 };
 
+// One k-block of a unit the walk stamped per k-block (trace_layout.cuh's KBlockSlot), in clocks
+// from the unit's first stage full; a stamp that was not written reads `missing`.
+struct TraceKBlock {
+  static constexpr int64_t missing = std::numeric_limits<int64_t>::min();
+  int cta = 0, walked = 0, kb = 0;
+  int64_t full = missing;     // the consumer's wait for the stage returned
+  int64_t retired = missing;  // the consumer saw its wgmma group retired
+  int64_t loaded = missing;   // the producer issued its loads
+};
+
 struct TraceSummary {
   int ctas = 0;           // CTAs of the launch that the buffer holds
   double clock_mhz = 0;   // SM clock the stamps show (clock64 ticks per globaltimer µs, median)
@@ -57,6 +68,7 @@ struct TraceSummary {
   double entry_skew_us = 0, end_skew_us = 0;  // first to last CTA entry; first to last CTA end
   std::vector<TraceCta> per_cta;
   std::vector<TraceUnit> units;
+  std::vector<TraceKBlock> kblocks;
 };
 
 // words: the buffer as read back (trace_layout.cuh), grid_ctas: the launch's CTAs. Throws Error
@@ -68,5 +80,11 @@ nlohmann::json trace_phases_json(const TraceSummary&);
 std::string trace_phases_table(const TraceSummary&);
 // One row per unit, for scripts.
 std::string trace_units_csv(const TraceSummary&);
+// Per k-block position in a unit: medians over the stamped units of the clocks from one stage
+// full to the next, from a group's stage full to its retirement, and from the producer's issue
+// to the consumer's stage full ("" when no k-block was stamped).
+std::string trace_kblocks_table(const TraceSummary&);
+// One row per stamped k-block, for scripts.
+std::string trace_kblocks_csv(const TraceSummary&);
 
 }  // namespace gemmforge

@@ -181,6 +181,49 @@ TEST(Trace, SummaryConvertsStampsToPhases) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);  // a header and four units
 }
 
+// A walk of six two-k-block units whose fifth (walk index kKbFirstUnit) has its k-blocks stamped:
+// each k-block's stamps come back relative to the unit's first stage full, and the per-position
+// table reads them.
+TEST(Trace, KBlockStampsAreRelativeToTheUnitsFirstStage) {
+  std::vector<uint64_t> w(size_t(tr::kSlotsPerCta), 0);
+  auto put = [&](int slot, uint64_t v) { w[size_t(slot)] = v; };
+  auto unit = [&](int u, int slot, uint64_t v) { put(tr::kCtaSlots + u * tr::kUnitSlots + slot, v); };
+  auto kblock = [&](int u, int kb, int slot, uint64_t v) {
+    put(tr::kKbBase + ((u - tr::kKbFirstUnit) * tr::kKbMax + kb) * tr::kKbSlots + slot, v);
+  };
+  put(tr::kEntryNs, 1000);
+  put(tr::kEntryClock, 100000);
+  put(tr::kConsumerEndNs, 1000 + 20000);
+  put(tr::kConsumerEndClock, 100000 + 30000);  // 1500 MHz
+  put(tr::kUnitsWalked, 6);
+  for (int u = 0; u < 6; ++u) {
+    const uint64_t first = 101000 + 4000 * uint64_t(u);
+    unit(u, tr::kUnitShape, 2 | (uint64_t(1) << 32));
+    unit(u, tr::kUnitStart, first - 100);
+    unit(u, tr::kUnitFirstData, first);
+    unit(u, tr::kUnitMainDone, first + 2000);
+    unit(u, tr::kUnitDone, first + 3000);
+  }
+  const uint64_t first = 101000 + 4000 * uint64_t(tr::kKbFirstUnit);
+  kblock(tr::kKbFirstUnit, 0, tr::kKbLoaded, first - 700);
+  kblock(tr::kKbFirstUnit, 0, tr::kKbFull, first);
+  kblock(tr::kKbFirstUnit, 0, tr::kKbRetired, first + 1300);
+  kblock(tr::kKbFirstUnit, 1, tr::kKbLoaded, first - 200);
+  kblock(tr::kKbFirstUnit, 1, tr::kKbFull, first + 600);
+  kblock(tr::kKbFirstUnit, 1, tr::kKbRetired, first + 2000);
+  const TraceSummary s = summarize_trace(w, 1);
+  ASSERT_EQ(s.kblocks.size(), 2u);  // only the stamped unit's k-blocks
+  EXPECT_EQ(s.kblocks[0].walked, tr::kKbFirstUnit);
+  EXPECT_EQ(s.kblocks[0].full, 0);
+  EXPECT_EQ(s.kblocks[0].loaded, -700);
+  EXPECT_EQ(s.kblocks[1].kb, 1);
+  EXPECT_EQ(s.kblocks[1].full, 600);
+  EXPECT_EQ(s.kblocks[1].retired, 2000);
+  const std::string table = trace_kblocks_table(s);
+  EXPECT_NE(table.find("        0              600           1300                 700"), std::string::npos) << table;
+  EXPECT_NE(trace_kblocks_csv(s).find("0,4,1,600,2000,-200"), std::string::npos);
+}
+
 TEST(Trace, AnUnstampedBufferIsAnError) {
   const std::vector<uint64_t> zeros(size_t(tr::kSlotsPerCta) * 4, 0);
   EXPECT_THROW(summarize_trace(zeros, 4), Error);
