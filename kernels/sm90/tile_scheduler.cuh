@@ -149,7 +149,8 @@ struct TileScheduler {
   __device__ void tile_of(int t, unsigned rank, int& tile_m, int& tile_n) const {
     const int group = per_group_div.div(t);
     const int first_m = group * group_m;
-    const FastDivisor& rows = tiles_m - first_m < group_m ? last_rows_div : group_rows_div;
+    // A copy, not a reference: a reference to either member put the scheduler in local memory.
+    const FastDivisor rows = tiles_m - first_m < group_m ? last_rows_div : group_rows_div;
     const int local = per_group_div.mod(t, group);
     const int column = rows.div(local);
     tile_m = (first_m + rows.mod(local, column)) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));

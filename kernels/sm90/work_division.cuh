@@ -34,10 +34,20 @@ struct FastDivisor {
   FastDivisor() = default;
   GEMMFORGE_HOST_DEVICE explicit FastDivisor(int divisor) : d(unsigned(divisor)) {
     if (d <= 1) return;
-    unsigned log2_ceil = 0;
-    while ((1ull << log2_ceil) < d) ++log2_ceil;
+#if defined(__CUDA_ARCH__)
+    const unsigned log2_ceil = 32u - unsigned(__clz(int(d - 1)));
+#else
+    const unsigned log2_ceil = 32u - unsigned(__builtin_clz(d - 1));
+#endif
     const unsigned p = 31 + log2_ceil;
-    multiplier = unsigned(((1ull << p) + d - 1) / d);
+    // multiplier = ceil(2^p / d) < 2^32. A 64-bit integer division is a long subroutine on the GPU
+    // and every thread runs this once per launch: a double quotient is within one of it (53 bits
+    // for a 32-bit result), and one integer check makes it exact.
+    const unsigned long long two_p = 1ull << p;
+    unsigned long long m = (unsigned long long)(double(two_p) / double(d)) + 1;
+    if ((m - 1) * d >= two_p) --m;
+    else if (m * d < two_p) ++m;
+    multiplier = unsigned(m);
     shift = p - 32;
   }
   GEMMFORGE_HOST_DEVICE int div(int x) const {
