@@ -33,8 +33,8 @@ __device__ inline void issue_stage_mmas(const SharedStorage<T>& smem, int s, int
 // while_busy() runs once the tile's first two stages' wgmmas are issued (its only one's, for a
 // one-stage tile), before they are waited for: work that needs no accumulator (the previous
 // tile's deferred epilogue) overlaps with them.
-// stamp_unit: in traced builds, the walk index under which this thread stamps each k-block
-// (trace.cuh's kblock; -1: none); unused otherwise.
+// stamp_unit: in builds with k-block stamps, the walk index under which this thread stamps each
+// k-block (trace.cuh's kblock; -1: none); unused otherwise.
 // Always inlined: out of line, the while_busy closure (references to the walk's locals) went to
 // local memory, and with it the held pairs.
 template <class T, class WhileBusy>
@@ -50,7 +50,7 @@ __device__ __forceinline__ void mma_tile(const SharedStorage<T>& smem, RingPosit
   int previous = -1;
   for (int kb = 0; kb < k_blocks; ++kb) {
     mbarrier_wait(smem.full(pos.stage), pos.phase);
-    if constexpr (trace::enabled())
+    if constexpr (trace::kblocks_enabled())
       if (stamp_unit >= 0) trace::kblock(stamp_unit, kb, trace::kKbFull, trace::clock());
 #pragma unroll
     for (int mi = 0; mi < T::kMmaM; ++mi) fence_registers(acc[mi]);
@@ -59,14 +59,14 @@ __device__ __forceinline__ void mma_tile(const SharedStorage<T>& smem, RingPosit
     wgmma_commit();
     if (kb == (k_blocks > 1 ? 1 : 0)) while_busy();
     wgmma_wait<1>();  // the previous stage's group has retired: its stage can be refilled
-    if constexpr (trace::enabled())
+    if constexpr (trace::kblocks_enabled())
       if (stamp_unit >= 0) trace::kblock(stamp_unit, kb - 1, trace::kKbRetired, trace::clock());
     if (previous >= 0) release_stage<T>(smem, previous);
     previous = pos.stage;
     pos.template advance<T::kStages>();
   }
   wgmma_wait<0>();
-  if constexpr (trace::enabled())
+  if constexpr (trace::kblocks_enabled())
     if (stamp_unit >= 0) trace::kblock(stamp_unit, k_blocks - 1, trace::kKbRetired, trace::clock());
 #pragma unroll
   for (int mi = 0; mi < T::kMmaM; ++mi) fence_registers(acc[mi]);

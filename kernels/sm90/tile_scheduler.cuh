@@ -59,8 +59,6 @@ struct TileScheduler {
   StreamKPlan sk;
   int index_units;       // units walked by index: tiles · splits, or the whole-wave tiles of stream-K
   bool parts_apart = false;  // kPartsApart and allowed for this launch (see above)
-  // The walk's divisors: the tiles of a group of group_m rows, its rows, and the last group's.
-  FastDivisor per_group_div, group_rows_div, last_rows_div;
 
   struct Cursor {
     int u;                     // next unit index
@@ -82,10 +80,6 @@ struct TileScheduler {
       index_units = tiles_m * tiles_n * splits;
     }
     if constexpr (kPartsApart) parts_apart = splits > 1 && !cluster_reduction && index_units <= stride();
-    per_group_div = FastDivisor(group_m * tiles_n);
-    group_rows_div = FastDivisor(group_m);
-    const int last_rows = tiles_m % group_m;
-    last_rows_div = FastDivisor(last_rows == 0 ? group_m : last_rows);
   }
 
   __device__ static int first() { return blockIdx.x / (kClusterM * kClusterN); }
@@ -140,21 +134,18 @@ struct TileScheduler {
   }
 
  private:
-  // Unsplit units (split 0 of 1) skip the division.
-  __device__ int kb_begin(int split) const { return splits == 1 ? (split == 0 ? 0 : k_blocks) : split * k_blocks / splits; }
+  __device__ int kb_begin(int split) const { return split * k_blocks / splits; }
 
   // The CTA tile of the CTA of rank `rank` in cluster tile t. A CTA of a cluster tile that hangs
   // over the matrix edge still runs (its partner needs its half of the shared operand); TMA reads
   // zeros there and the epilogue writes nothing.
   __device__ void tile_of(int t, unsigned rank, int& tile_m, int& tile_n) const {
-    const int group = per_group_div.div(t);
-    const int first_m = group * group_m;
-    // A copy, not a reference: a reference to either member put the scheduler in local memory.
-    const FastDivisor rows = tiles_m - first_m < group_m ? last_rows_div : group_rows_div;
-    const int local = per_group_div.mod(t, group);
-    const int column = rows.div(local);
-    tile_m = (first_m + rows.mod(local, column)) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
-    tile_n = column * kClusterN + int(cluster_rank_n<kClusterM, kClusterN>(rank));
+    const int per_group = group_m * tiles_n;
+    const int first_m = (t / per_group) * group_m;
+    const int rows = min(tiles_m - first_m, group_m);
+    const int local = t % per_group;
+    tile_m = (first_m + local % rows) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
+    tile_n = (local / rows) * kClusterN + int(cluster_rank_n<kClusterM, kClusterN>(rank));
   }
 };
 

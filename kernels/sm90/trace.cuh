@@ -19,6 +19,17 @@ __device__ constexpr bool enabled() {
 #endif
 }
 
+// Per-k-block stamps (kblock below) only with -DGEMMFORGE_TRACE_KBLOCKS as well (`gemmforge trace
+// --kblock-stamps`): a clock read and a store per k-block slow a main loop by ~10% (bench/NOTES.md,
+// session 31), so the other phases are read without them.
+__device__ constexpr bool kblocks_enabled() {
+#if defined(GEMMFORGE_TRACE) && defined(GEMMFORGE_TRACE_KBLOCKS)
+  return true;
+#else
+  return false;
+#endif
+}
+
 __device__ inline ptx::u64 clock() {
   ptx::u64 t = 0;
   if constexpr (enabled()) asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
@@ -77,7 +88,7 @@ __device__ inline void unit(int walked, int slot, ptx::u64 value) {
 
 // A k-block's stamp (trace_layout.cuh's KBlockSlot) for units kKbFirstUnit.. of the walk.
 __device__ inline void kblock(int walked, int kb, int slot, ptx::u64 value) {
-#ifdef GEMMFORGE_TRACE
+#if defined(GEMMFORGE_TRACE) && defined(GEMMFORGE_TRACE_KBLOCKS)
   const int u = walked - kKbFirstUnit;
   if (blockIdx.x < unsigned(kCtas) && u >= 0 && u < kKbUnits && kb >= 0 && kb < kKbMax)
     gemmforge_trace[blockIdx.x * kSlotsPerCta + kKbBase + (u * kKbMax + kb) * kKbSlots + slot] = value;

@@ -20,6 +20,7 @@ struct TraceArgs {
   int warmup = 20;
   std::string out;
   std::string ablate = "none";
+  bool kblock_stamps = false;
 };
 
 int run(const TraceArgs& a, int argc, char** argv) {
@@ -53,7 +54,8 @@ int run(const TraceArgs& a, int argc, char** argv) {
       std::cout << to_string(shape) << " " << name << "\n";
       nlohmann::json r = {{"shape", to_string(shape)}, {"kernel", a.kernels[i]}, {"left_out", a.ablate}};
       try {
-        const TracedLaunch t = trace_launch(ctx, config, knobs, shape, cache, a.warmup, parse_ablation(a.ablate));
+        const TracedLaunch t =
+            trace_launch(ctx, config, knobs, shape, cache, a.warmup, {parse_ablation(a.ablate), a.kblock_stamps});
         std::printf("  launch: %s; event %.2f us\n%s%s", t.launch.c_str(), t.event_us, trace_phases_table(t.summary).c_str(),
                     trace_kblocks_table(t.summary).c_str());
         r["event_us"] = t.event_us;
@@ -107,10 +109,15 @@ void add_trace(CLI::App& app, int& exit_code, int argc, char** argv) {
       "the rest (in ping-pong, the other consumer's main loop beside it): 'epilogue' (all of it),\n"
       "'store-issue' (staged, never stored), 'staging' (no conversion or stmatrix; stale buffers stored),\n"
       "'proxy-fence' (the fence after staging). Such a build writes a wrong C: the complete traced\n"
-      "build is gated first, the ablated one only timed. Never a speed claim.");
+      "build is gated first, the ablated one only timed. Never a speed claim.\n"
+      "--kblock-stamps adds, for units 4-7 of each CTA's walk, each k-block's stage full, group retired\n"
+      "and loads issued; medians per position in the unit are printed. Those stamps cost the main\n"
+      "loop ~10%: read the other phases from a run without them.");
   cmd->add_option("--shape", args->shapes, "a shape as MxNxK (repeatable)")->required();
   cmd->add_option("--kernel", args->kernels, "a Hopper kernel by name, config and launch knobs (repeatable)")->required();
   cmd->add_option("--warmup", args->warmup, "launches before the traced one")->capture_default_str();
+  cmd->add_flag("--kblock-stamps", args->kblock_stamps,
+                "also stamp every k-block of each CTA's units 4-7 (a per-position table and a k-blocks CSV; slows the main loop ~10%)");
   cmd->add_option("--ablate", args->ablate, "a part of the epilogue to leave out (diagnostic; see below)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "write trace.json and one CSV of units per launch into this directory");

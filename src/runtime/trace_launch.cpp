@@ -29,24 +29,28 @@ std::string to_string(Ablation a) {
   return "?";
 }
 
-jit::CompileRequest traced_request(const KernelConfig& c, Ablation ablation) {
+jit::CompileRequest traced_request(const KernelConfig& c, const TraceOptions& options) {
   jit::CompileRequest r = compile_request(c);
   r.name += " (traced)";
   r.extra_options.push_back("-DGEMMFORGE_TRACE");
-  if (ablation != Ablation::none) {
-    r.name += " (without " + to_string(ablation) + ")";
-    r.extra_options.push_back("-DGEMMFORGE_ABLATE=" + std::to_string(int(ablation)));
+  if (options.kblock_stamps) {
+    r.name += " (k-block stamps)";
+    r.extra_options.push_back("-DGEMMFORGE_TRACE_KBLOCKS");
+  }
+  if (options.ablation != Ablation::none) {
+    r.name += " (without " + to_string(options.ablation) + ")";
+    r.extra_options.push_back("-DGEMMFORGE_ABLATE=" + std::to_string(int(options.ablation)));
   }
   return r;
 }
 
 TracedLaunch trace_launch(DeviceContext& ctx, const KernelConfig& config, const LaunchKnobs& knobs, const Shape& shape,
-                          jit::KernelCache& cache, int warmup, Ablation ablation) {
+                          jit::KernelCache& cache, int warmup, const TraceOptions& options) {
   const Problem problem{shape, config.layout, config.acc};
   if (auto why = why_not_supported(config, problem); !why.empty()) throw Error(why);
   ShapeBuffers buffers(shape, false, ctx.info().l2_bytes, ctx.stream());
   auto load_traced = [&](Ablation part) {
-    const auto compiled = jit::compile_cached(traced_request(config, part), cache);
+    const auto compiled = jit::compile_cached(traced_request(config, {part, options.kblock_stamps}), cache);
     if (!compiled.ok) throw Error("the traced build did not compile:\n" + compiled.log);
     if (compiled.spill_bytes > 0)
       std::fprintf(stderr, "  note: the traced build spills %d bytes\n", compiled.spill_bytes);
@@ -65,7 +69,7 @@ TracedLaunch trace_launch(DeviceContext& ctx, const KernelConfig& config, const 
     const auto verdict = gate.check({{&complete, config.layout}}).front();
     if (!verdict.passed()) throw Error("the traced build fails the correctness gate: " + verdict.text());
   }
-  const auto loaded = ablation == Ablation::none ? complete_build : load_traced(ablation);
+  const auto loaded = options.ablation == Ablation::none ? complete_build : load_traced(options.ablation);
   const auto buffer = loaded->global(kTraceBufferSymbol);
   Sm90Kernel kernel(ctx, config, knobs, loaded);
   kernel.prepare(problem, {buffers.set(0)});

@@ -18,9 +18,14 @@ enum class Ablation { none = 0, whole_epilogue = 1, store_issue = 2, staging = 3
 Ablation parse_ablation(const std::string& name);
 std::string to_string(Ablation);
 
-// The config's JIT request with the stamps compiled in (-DGEMMFORGE_TRACE: its own cache key),
-// and with `ablation` a part of the epilogue left out (-DGEMMFORGE_ABLATE).
-jit::CompileRequest traced_request(const KernelConfig&, Ablation ablation = Ablation::none);
+// What a traced build has beside the phase stamps.
+struct TraceOptions {
+  Ablation ablation = Ablation::none;  // a part of the epilogue left out (-DGEMMFORGE_ABLATE)
+  bool kblock_stamps = false;          // each k-block of four units stamped (-DGEMMFORGE_TRACE_KBLOCKS)
+};
+
+// The config's JIT request with the stamps compiled in (-DGEMMFORGE_TRACE: its own cache key).
+jit::CompileRequest traced_request(const KernelConfig&, const TraceOptions& options = {});
 
 struct TracedLaunch {
   double event_us = 0;   // the traced launch, between CUDA events
@@ -31,8 +36,9 @@ struct TracedLaunch {
 // Builds (cached), gates, runs `warmup` times, zeroes the stamps, runs twice more and reads the
 // second launch's stamps. Throws Error when the config cannot serve the shape, the build fails,
 // has no stamp buffer, or fails the gate. An ablated build computes a wrong C by design: it is
-// not gated (the same config's full build is, first, so a kernel that cannot run is still caught).
+// not gated (the same config's complete traced build is, first, so a kernel that cannot run is
+// still caught).
 TracedLaunch trace_launch(DeviceContext&, const KernelConfig&, const LaunchKnobs&, const Shape&, jit::KernelCache&,
-                          int warmup, Ablation ablation = Ablation::none);
+                          int warmup, const TraceOptions& options = {});
 
 }  // namespace gemmforge

@@ -45,6 +45,17 @@ TEST(Trace, StampsAreCompiledInOnlyWhenAskedFor) {
   EXPECT_NE(traced_sass.find("SR_GLOBALTIMER"), std::string::npos);
   EXPECT_EQ(plain_sass.find("SR_GLOBALTIMER"), std::string::npos);
   EXPECT_EQ(plain_sass.find("SR_CLOCK"), std::string::npos);
+  // The per-k-block stamps come only with their own define: more clock reads (in the main loop).
+  jit::CompileRequest kblocks = traced;
+  kblocks.extra_options.push_back("-DGEMMFORGE_TRACE_KBLOCKS");
+  const auto k = jit::compile(kblocks);
+  ASSERT_TRUE(k.ok) << k.log;
+  auto clock_reads = [](const std::string& sass) {
+    int n = 0;
+    for (size_t at = sass.find("SR_CLOCK"); at != std::string::npos; at = sass.find("SR_CLOCK", at + 1)) ++n;
+    return n;
+  };
+  EXPECT_GT(clock_reads(testing::sass_of(k.cubin, "trace_kblocks")), clock_reads(traced_sass));
 }
 
 // `gemmforge trace --ablate`'s builds (kernels/sm90/ablation.cuh): each leaves out exactly its part
