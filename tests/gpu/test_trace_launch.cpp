@@ -3,6 +3,9 @@
 // launch stamps each phase of its reduction.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "gpu_test_env.hpp"
 #include "runtime/trace_launch.hpp"
 
@@ -64,6 +67,44 @@ TEST(TraceLaunch, StampsCoverEveryCtaAndUnitInOrder) {
         EXPECT_GE(cta.red_depart_us, 0) << what;
       }
     }
+  }
+}
+
+// The diagnostic builds: a ping-pong tile traced without its epilogue (gated first as a complete
+// build, then run) spends next to nothing between a unit's last wgmma and its end, where the
+// complete build stages and stores its tile; with k-block stamps every k-block of the stamped
+// units (4-7 of each walk) has its stage-full, retired and loaded stamps, in order.
+TEST(TraceLaunch, AblatedAndKBlockStampedBuildsRun) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  KernelConfig pp;
+  pp.block_m = 128;
+  pp.block_n = 176;
+  pp.stages = 4;
+  pp.consumers = 2;
+  pp.mode = ConsumerMode::pingpong;
+  pp.tma_store = true;
+  const Shape shape{4096, 4096, 1024};  // 16 k-blocks a unit, several units a CTA
+  auto median_finish = [](const TraceSummary& s) {
+    std::vector<double> v;
+    for (const auto& u : s.units) v.push_back(u.finish_us);
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const TracedLaunch complete = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3);
+  const TracedLaunch without = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3, {Ablation::whole_epilogue, false});
+  EXPECT_EQ(without.summary.units.size(), complete.summary.units.size());
+  EXPECT_LT(median_finish(without.summary), median_finish(complete.summary));
+  EXPECT_TRUE(complete.summary.kblocks.empty());  // no k-block stamps unless asked for
+  const TracedLaunch stamped = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3, {Ablation::none, true});
+  ASSERT_FALSE(stamped.summary.kblocks.empty());
+  for (const auto& k : stamped.summary.kblocks) {
+    ASSERT_NE(k.full, TraceKBlock::missing) << "CTA " << k.cta << " unit " << k.walked << " k-block " << k.kb;
+    ASSERT_NE(k.retired, TraceKBlock::missing);
+    ASSERT_NE(k.loaded, TraceKBlock::missing);
+    EXPECT_GT(k.retired, k.full);  // a group retires after its stage was in hand
+    EXPECT_GT(k.full, k.loaded);   // and a stage fills after its loads were issued
   }
 }
 
