@@ -21,6 +21,7 @@ struct TraceArgs {
   std::string out;
   std::string ablate = "none";
   bool kblock_stamps = false;
+  int smem_pad = 0;
 };
 
 int run(const TraceArgs& a, int argc, char** argv) {
@@ -39,6 +40,7 @@ int run(const TraceArgs& a, int argc, char** argv) {
     }
     if (a.warmup < 0) throw Error("--warmup must not be negative");
     (void)parse_ablation(a.ablate);
+    if (a.smem_pad < 0) throw Error("--smem-pad must not be negative");
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -50,12 +52,13 @@ int run(const TraceArgs& a, int argc, char** argv) {
   for (const auto& shape : shapes)
     for (size_t i = 0; i < kernels.size(); ++i) {
       const auto& [config, knobs] = kernels[i];
-      const std::string name = a.kernels[i] + (a.ablate == "none" ? "" : "-without-" + a.ablate);
+      const std::string name = a.kernels[i] + (a.ablate == "none" ? "" : "-without-" + a.ablate) +
+                               (a.smem_pad > 0 ? "-pad" + std::to_string(a.smem_pad) : "");
       std::cout << to_string(shape) << " " << name << "\n";
-      nlohmann::json r = {{"shape", to_string(shape)}, {"kernel", a.kernels[i]}, {"left_out", a.ablate}};
+      nlohmann::json r = {{"shape", to_string(shape)}, {"kernel", a.kernels[i]}, {"left_out", a.ablate}, {"smem_pad", a.smem_pad}};
       try {
         const TracedLaunch t =
-            trace_launch(ctx, config, knobs, shape, cache, a.warmup, {parse_ablation(a.ablate), a.kblock_stamps});
+            trace_launch(ctx, config, knobs, shape, cache, a.warmup, {parse_ablation(a.ablate), a.kblock_stamps, a.smem_pad});
         std::printf("  launch: %s; event %.2f us\n%s%s", t.launch.c_str(), t.event_us, trace_phases_table(t.summary).c_str(),
                     trace_kblocks_table(t.summary).c_str());
         r["event_us"] = t.event_us;
@@ -118,6 +121,9 @@ void add_trace(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--warmup", args->warmup, "launches before the traced one")->capture_default_str();
   cmd->add_flag("--kblock-stamps", args->kblock_stamps,
                 "also stamp every k-block of each CTA's units 4-7 (a per-position table and a k-blocks CSV; slows the main loop ~10%)");
+  cmd->add_option("--smem-pad", args->smem_pad,
+                  "launch with this many more bytes of (unused) shared memory: a CTA's footprint, and so the SM's "
+                  "L1 share, changed without changing the code (diagnostic)");
   cmd->add_option("--ablate", args->ablate, "a part of the epilogue to leave out (diagnostic; see below)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "write trace.json and one CSV of units per launch into this directory");

@@ -52,6 +52,17 @@ Sm90Kernel::Sm90Kernel(DeviceContext& ctx, KernelConfig c, LaunchKnobs knobs, st
       cluster_(unsigned(c.cluster_m * c.cluster_n), 1, 1),
       smem_bytes_(c.shared_bytes()) {}
 
+void Sm90Kernel::pad_shared_memory(int bytes) {
+  if (bytes < 0) throw Error("a shared-memory pad cannot be negative");
+  const int total = config_.shared_bytes() + bytes;
+  if (total > kMaxSharedBytesPerCta)
+    throw Error("the config uses " + std::to_string(config_.shared_bytes()) + " bytes of shared memory; with a pad of " +
+                std::to_string(bytes) + " that is more than the " + std::to_string(kMaxSharedBytesPerCta) +
+                " a CTA can have");
+  kernel_->set_max_dynamic_shared(total);
+  smem_bytes_ = total;
+}
+
 bool Sm90Kernel::accepts(const Operands& o) const {
   auto aligned = [](const void* p, uintptr_t a) { return reinterpret_cast<uintptr_t>(p) % a == 0; };
   // Swap-AB stores single fp16 elements; direct stores pair them (4 bytes); TMA stores need 16.

@@ -46,6 +46,11 @@ class Sm90Kernel final : public GemmImpl {
   // The caller passes the split-K workspace to run_on (the runtime library keeps one per stream):
   // prepare() then allocates none of its own. Call before prepare().
   void use_caller_workspace() { caller_workspace_ = true; }
+  // Diagnostics only (`gemmforge trace --smem-pad`): launch with `bytes` of dynamic shared memory
+  // beyond what the config uses (untouched by the kernel), so a CTA's footprint, and with it the
+  // L1 share of the SM, can be changed without changing the code. Call before prepare(). Throws
+  // Error when the total passes what a CTA can have.
+  void pad_shared_memory(int bytes);
   // Split-K workspace the prepared problem needs; 0 when the launch does not split K.
   size_t workspace_bytes() const { return workspace_bytes_; }
   unsigned grid_ctas() const { return grid_.x; }  // of the prepared launch

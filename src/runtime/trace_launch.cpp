@@ -72,6 +72,7 @@ TracedLaunch trace_launch(DeviceContext& ctx, const KernelConfig& config, const 
   const auto loaded = options.ablation == Ablation::none ? complete_build : load_traced(options.ablation);
   const auto buffer = loaded->global(kTraceBufferSymbol);
   Sm90Kernel kernel(ctx, config, knobs, loaded);
+  if (options.smem_pad > 0) kernel.pad_shared_memory(options.smem_pad);
   kernel.prepare(problem, {buffers.set(0)});
   buffers.fill_for_timing(7, ctx.stream());
   const Operands ops = buffers.set(0);

@@ -22,6 +22,7 @@ std::string to_string(Ablation);
 struct TraceOptions {
   Ablation ablation = Ablation::none;  // a part of the epilogue left out (-DGEMMFORGE_ABLATE)
   bool kblock_stamps = false;          // each k-block of four units stamped (-DGEMMFORGE_TRACE_KBLOCKS)
+  int smem_pad = 0;                    // bytes of unused shared memory added to the traced launch
 };
 
 // The config's JIT request with the stamps compiled in (-DGEMMFORGE_TRACE: its own cache key).
