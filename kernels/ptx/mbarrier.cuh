@@ -20,15 +20,12 @@ __device__ inline void mbarrier_arrive(u64* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
 }
 
-// Waits until the phase with this parity has completed. The suspend-time hint (10 ms, the most a
-// thread stays suspended in one try_wait) lets the thread sleep until the phase completes instead
-// of re-polling the barrier in shared memory, which the wgmma operand reads and TMA writes use
-// too; it resumes as soon as the phase completes, so a long limit adds no latency.
+// Spins until the phase with this parity has completed.
 __device__ inline void mbarrier_wait(u64* bar, u32 parity) {
   asm volatile(
       "{\n.reg .pred done;\n"
       "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, 10000000;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
       "@!done bra WAIT_%=;\n}\n" ::"r"(smem_addr(bar)),
       "r"(parity)
       : "memory");
