@@ -2,12 +2,12 @@
 // costs the kernel's other work (in ping-pong, the other consumer's main loop beside it). Compiled
 // in only with -DGEMMFORGE_ABLATE=<part> (`gemmforge trace --ablate`); such a build writes a wrong
 // C, is never gated, tuned or served, and its cache key differs from every real build's. Without
-// the define every query below is false and the code is what it was.
+// the define every query below is false and the code is what it was. The enumeration is shared
+// with the host (src/runtime/trace_launch.cpp), which names the parts and passes the define.
 #pragma once
 
 namespace gemmforge::sm90::ablation {
 
-// The parts, as `gemmforge trace --ablate` names them (src/runtime/trace_launch.cpp).
 enum Part : int {
   kNone = 0,
   kWholeEpilogue = 1,  // no staging, no barrier, no store: the consumer goes straight to its next unit
@@ -16,6 +16,7 @@ enum Part : int {
   kProxyFence = 4,     // everything but the generic-to-async proxy fence after staging
 };
 
+#if defined(__CUDACC__)
 // A function, not a constexpr variable (which -default-device would emit into every cubin).
 __device__ constexpr bool left_out(Part p) {
 #ifdef GEMMFORGE_ABLATE
@@ -25,5 +26,6 @@ __device__ constexpr bool left_out(Part p) {
   return false;
 #endif
 }
+#endif
 
 }  // namespace gemmforge::sm90::ablation

@@ -158,6 +158,7 @@ __device__ inline void hold_pairs(const typename T::AccReg (&acc)[T::kMmaM][T::M
 template <class T, class Pairs>
 __device__ inline void stage_block(const Pairs& pair, int b, ptx::u32 lane_buffer, ptx::u32 swizzle_phase, int tile_q) {
   using namespace ptx;
+  if constexpr (ablation::left_out(ablation::kStaging)) return;  // a diagnostic build (ablation.cuh)
   constexpr int kSlicesPerBlock = T::kEpiCols / 8;
   static_assert(kSlicesPerBlock % 2 == 0, "stmatrix.x4 writes two 8-column slices");
   static_assert((64 * T::kEpiRowBytes) % 1024 == 0, "a 64-row step keeps the swizzle phase");
@@ -171,6 +172,17 @@ __device__ inline void stage_block(const Pairs& pair, int b, ptx::u32 lane_buffe
                   pair(mi, j + 1, 1));
     }
   }
+}
+
+// The generic-proxy writes of staging, ordered before the TMA stores that read them.
+__device__ inline void fence_staged() {
+  if constexpr (!ablation::left_out(ablation::kStaging) && !ablation::left_out(ablation::kProxyFence))
+    ptx::fence_proxy_async_shared();
+}
+
+// One staged box of C to global memory (not in a diagnostic build without stores, ablation.cuh).
+__device__ inline void store_staged(const ptx::TensorMap* tmap_c, const void* box, int col, int row) {
+  if constexpr (!ablation::left_out(ablation::kStoreIssue)) ptx::tma_store_2d(tmap_c, box, col, row);
 }
 
 // Through shared memory and TMA, in column blocks of kEpiCols.
@@ -214,13 +226,10 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
     }
     {
       trace::Stopwatch t(stage_clocks);
-      if constexpr (!ablation::left_out(ablation::kStaging)) {
 #pragma unroll
-        for (int b = kFirst; b < kLast; ++b)
-          stage_block<T>(pair, b, smem_addr(buffers + b * T::kEpiBufferBytes) + row_bytes, swizzle_phase, tile_q);
-        // the generic-proxy writes above, before TMA reads them
-        if constexpr (!ablation::left_out(ablation::kProxyFence)) fence_proxy_async_shared();
-      }
+      for (int b = kFirst; b < kLast; ++b)
+        stage_block<T>(pair, b, smem_addr(buffers + b * T::kEpiBufferBytes) + row_bytes, swizzle_phase, tile_q);
+      fence_staged();
     }
     {
       trace::Stopwatch t(barrier_clocks);
@@ -228,10 +237,10 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
     }
     if (thread == 0) {
       trace::Stopwatch t(issue_clocks);
-      if (in_range && !ablation::left_out(ablation::kStoreIssue)) {
+      if (in_range) {
 #pragma unroll
         for (int b = kFirst; b < kLast; ++b)
-          tma_store_2d(&tmap_c, buffers + b * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
+          store_staged(&tmap_c, buffers + b * T::kEpiBufferBytes, col0 + b * T::kEpiCols, row0);
       }
       tma_store_commit();
     }
@@ -242,18 +251,15 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
       unsigned char* buffer = buffers + (blocks_done % 2) * T::kEpiBufferBytes;
       if (lane == 0) tma_store_wait_read<1>();  // this warp's stores from this buffer, two blocks ago
       __syncwarp();
-      if constexpr (!ablation::left_out(ablation::kStaging)) {
-        stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
-        // each lane's generic-proxy writes, before TMA reads them
-        if constexpr (!ablation::left_out(ablation::kProxyFence)) fence_proxy_async_shared();
-      }
+      stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+      fence_staged();  // each lane's own writes
       __syncwarp();
       if (lane == 0) {
 #pragma unroll
         for (int mi = 0; mi < T::kMmaM; ++mi) {
           const int slice_row = mi * 64 + warp * 16;
-          if (row0 + slice_row < M && col0 < N && !ablation::left_out(ablation::kStoreIssue))
-            tma_store_2d(&tmap_c, buffer + slice_row * T::kEpiRowBytes, col0 + b * T::kEpiCols, row0 + slice_row);
+          if (row0 + slice_row < M && col0 < N)
+            store_staged(&tmap_c, buffer + slice_row * T::kEpiRowBytes, col0 + b * T::kEpiCols, row0 + slice_row);
         }
         tma_store_commit();  // a group per block even when empty, so the parity count stays exact
       }
@@ -272,11 +278,8 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
       }
       {
         trace::Stopwatch t(stage_clocks);
-        if constexpr (!ablation::left_out(ablation::kStaging)) {
-          stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
-          // the generic-proxy writes above, before TMA reads them
-          if constexpr (!ablation::left_out(ablation::kProxyFence)) fence_proxy_async_shared();
-        }
+        stage_block<T>(pair, b, smem_addr(buffer) + row_bytes, swizzle_phase, tile_q);
+        fence_staged();
       }
       {
         trace::Stopwatch t(barrier_clocks);
@@ -284,7 +287,7 @@ __device__ inline void store_tma(const Pairs& pair, unsigned char* buffers, cons
       }
       if (thread == 0) {
         trace::Stopwatch t(issue_clocks);
-        if (in_range && !ablation::left_out(ablation::kStoreIssue)) tma_store_2d(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
+        if (in_range) store_staged(&tmap_c, buffer, col0 + b * T::kEpiCols, row0);
         tma_store_commit();  // a group per block even when empty, so the parity count stays exact
       }
     }

@@ -228,8 +228,8 @@ std::string trace_kblocks_table(const TraceSummary& s) {
   int positions = 0;
   for (const auto& k : s.kblocks) positions = std::max(positions, k.kb + 1);
   // Per position: stage full to the next stage full, stage full to retired, loads issued to full.
-  const auto n = size_t(positions);
-  std::vector<std::vector<double>> step(n), busy(n), delivery(n);
+  const auto slots = size_t(positions);
+  std::vector<std::vector<double>> step(slots), busy(slots), delivery(slots);
   constexpr auto missing = TraceKBlock::missing;
   for (size_t i = 0; i < s.kblocks.size(); ++i) {
     const auto& k = s.kblocks[i];

@@ -10,11 +10,11 @@
 namespace gemmforge {
 
 namespace {
-constexpr std::array<std::pair<Ablation, const char*>, 5> kAblationNames{{{Ablation::none, "none"},
-                                                                          {Ablation::whole_epilogue, "epilogue"},
-                                                                          {Ablation::store_issue, "store-issue"},
-                                                                          {Ablation::staging, "staging"},
-                                                                          {Ablation::proxy_fence, "proxy-fence"}}};
+constexpr std::array<std::pair<Ablation, const char*>, 5> kAblationNames{{{Ablation::kNone, "none"},
+                                                                          {Ablation::kWholeEpilogue, "epilogue"},
+                                                                          {Ablation::kStoreIssue, "store-issue"},
+                                                                          {Ablation::kStaging, "staging"},
+                                                                          {Ablation::kProxyFence, "proxy-fence"}}};
 }  // namespace
 
 Ablation parse_ablation(const std::string& name) {
@@ -37,7 +37,7 @@ jit::CompileRequest traced_request(const KernelConfig& c, const TraceOptions& op
     r.name += " (k-block stamps)";
     r.extra_options.push_back("-DGEMMFORGE_TRACE_KBLOCKS");
   }
-  if (options.ablation != Ablation::none) {
+  if (options.ablation != Ablation::kNone) {
     r.name += " (without " + to_string(options.ablation) + ")";
     r.extra_options.push_back("-DGEMMFORGE_ABLATE=" + std::to_string(int(options.ablation)));
   }
@@ -59,7 +59,7 @@ TracedLaunch trace_launch(DeviceContext& ctx, const KernelConfig& config, const 
       throw Error("the traced build has no " + std::string(kTraceBufferSymbol) + " buffer");
     return loaded;
   };
-  const auto complete_build = load_traced(Ablation::none);
+  const auto complete_build = load_traced(Ablation::kNone);
   {
     // The stamps must not change what the kernel computes: the full gate first, on the complete
     // traced build even when a part is to be left out (that build computes a wrong C by design).
@@ -69,7 +69,7 @@ TracedLaunch trace_launch(DeviceContext& ctx, const KernelConfig& config, const 
     const auto verdict = gate.check({{&complete, config.layout}}).front();
     if (!verdict.passed()) throw Error("the traced build fails the correctness gate: " + verdict.text());
   }
-  const auto loaded = options.ablation == Ablation::none ? complete_build : load_traced(options.ablation);
+  const auto loaded = options.ablation == Ablation::kNone ? complete_build : load_traced(options.ablation);
   const auto buffer = loaded->global(kTraceBufferSymbol);
   Sm90Kernel kernel(ctx, config, knobs, loaded);
   if (options.smem_pad > 0) kernel.pad_shared_memory(options.smem_pad);

@@ -8,11 +8,12 @@
 #include "core/trace_summary.hpp"
 #include "eval/device.hpp"
 #include "jit/kernel_cache.hpp"
+#include "sm90/ablation.cuh"
 
 namespace gemmforge {
 
-// Parts of the epilogue a diagnostic build leaves out (kernels/sm90/ablation.cuh, same numbers).
-enum class Ablation { none = 0, whole_epilogue = 1, store_issue = 2, staging = 3, proxy_fence = 4 };
+// Parts of the epilogue a diagnostic build leaves out: the kernel's own enumeration.
+using Ablation = sm90::ablation::Part;
 // By the names `gemmforge trace --ablate` takes: none, epilogue, store-issue, staging, proxy-fence.
 // Throws Error for any other name.
 Ablation parse_ablation(const std::string& name);
@@ -20,7 +21,7 @@ std::string to_string(Ablation);
 
 // What a traced build has beside the phase stamps.
 struct TraceOptions {
-  Ablation ablation = Ablation::none;  // a part of the epilogue left out (-DGEMMFORGE_ABLATE)
+  Ablation ablation = Ablation::kNone;  // a part of the epilogue left out (-DGEMMFORGE_ABLATE)
   bool kblock_stamps = false;          // each k-block of four units stamped (-DGEMMFORGE_TRACE_KBLOCKS)
   int smem_pad = 0;                    // bytes of unused shared memory added to the traced launch
 };

@@ -10,6 +10,7 @@
 #include "gemmforge/types.hpp"
 #include "jit/nvrtc_compiler.hpp"
 #include "sass.hpp"
+#include "sm90/ablation.cuh"
 #include "sm90/trace_layout.cuh"
 
 namespace gemmforge {
@@ -89,7 +90,9 @@ TEST(Trace, AblatedBuildsLeaveOutTheirPartOnly) {
   };
   // A TMA store, an stmatrix and a proxy fence per 16-column block (11), and wgmma in every build.
   const std::string kStore = "UTMASTG", kStage = "STSM", kFence = "FENCE.VIEW.ASYNC.S", kMma = "HGMMA";
-  const std::string complete = sass(0), whole = sass(1), no_store = sass(2), no_staging = sass(3), no_fence = sass(4);
+  namespace ab = sm90::ablation;
+  const std::string complete = sass(ab::kNone), whole = sass(ab::kWholeEpilogue), no_store = sass(ab::kStoreIssue),
+                    no_staging = sass(ab::kStaging), no_fence = sass(ab::kProxyFence);
   const int stores = count(complete, kStore), stages = count(complete, kStage), fences = count(complete, kFence);
   EXPECT_GE(stores, 11);
   EXPECT_GE(stages, 11);

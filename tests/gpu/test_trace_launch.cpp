@@ -93,11 +93,11 @@ TEST(TraceLaunch, AblatedAndKBlockStampedBuildsRun) {
     return v[v.size() / 2];
   };
   const TracedLaunch complete = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3);
-  const TracedLaunch without = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3, {Ablation::whole_epilogue, false});
+  const TracedLaunch without = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3, {Ablation::kWholeEpilogue, false});
   EXPECT_EQ(without.summary.units.size(), complete.summary.units.size());
   EXPECT_LT(median_finish(without.summary), median_finish(complete.summary));
   EXPECT_TRUE(complete.summary.kblocks.empty());  // no k-block stamps unless asked for
-  const TracedLaunch stamped = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3, {Ablation::none, true});
+  const TracedLaunch stamped = trace_launch(*ctx, pp, LaunchKnobs{}, shape, cache, 3, {Ablation::kNone, true});
   ASSERT_FALSE(stamped.summary.kblocks.empty());
   for (const auto& k : stamped.summary.kblocks) {
     ASSERT_NE(k.full, TraceKBlock::missing) << "CTA " << k.cta << " unit " << k.walked << " k-block " << k.kb;
