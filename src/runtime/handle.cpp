@@ -2,14 +2,12 @@
 // first use from the dispatch table, and the calls on the caller's stream.
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -32,21 +30,16 @@ namespace gemmforge {
 
 namespace {
 
-// The table shipped for this GPU model (tables/h200.json for an "NVIDIA H200"), or "" if none:
-// the model is the first word of the name that is a letter followed by digits.
+// The table shipped for this GPU model (tables/h200.json for an "NVIDIA H200", tables/h100.json
+// for an "NVIDIA H100 80GB HBM3"), or "" if none.
 std::string shipped_table(const std::string& gpu_name) {
-  std::istringstream words(gpu_name);
-  for (std::string w; words >> w;) {
-    if (w.size() < 2 || !std::isalpha(static_cast<unsigned char>(w[0])) || !std::isdigit(static_cast<unsigned char>(w[1])))
-      continue;
-    std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    try {
-      return find_data_file("tables/" + w + ".json").string();
-    } catch (const Error&) {
-      return {};
-    }
+  const std::string model = shipped_table_model(gpu_name);
+  if (model.empty()) return {};
+  try {
+    return find_data_file("tables/" + model + ".json").string();
+  } catch (const Error&) {
+    return {};
   }
-  return {};
 }
 
 // cuBLASLt for one problem: with workspace, the algorithm the table names (autotuned when the

@@ -1,6 +1,7 @@
 #include "runtime/table.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -169,6 +170,18 @@ Table load_table(const std::filesystem::path& path, const TableExpectation& want
   } catch (const Error& e) {
     throw Error("table '" + path.string() + "': " + e.what());
   }
+}
+
+std::string shipped_table_model(const std::string& gpu_name) {
+  std::istringstream words(gpu_name);
+  for (std::string w; words >> w;) {
+    if (w.size() < 2 || !std::isalpha(static_cast<unsigned char>(w[0])) || !std::isdigit(static_cast<unsigned char>(w[1])))
+      continue;
+    w.erase(std::find_if(w.begin(), w.end(), [](unsigned char c) { return !std::isalnum(c); }), w.end());
+    std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return w;
+  }
+  return {};
 }
 
 }  // namespace gemmforge

@@ -68,4 +68,9 @@ struct TableExpectation {
 Table load_table(const std::filesystem::path&, const TableExpectation&);
 Table table_from_json(const nlohmann::json&, const TableExpectation&);
 
+// The model a GPU's shipped table is named for: the first word of its name that is a letter
+// followed by digits, up to its first character that is neither, in lower case ("NVIDIA H100 80GB
+// HBM3" -> "h100", so tables/h100.json; "NVIDIA A100-SXM4-80GB" -> "a100"); "" if no word is.
+std::string shipped_table_model(const std::string& gpu_name);
+
 }  // namespace gemmforge

@@ -171,21 +171,47 @@ TEST(Table, NearestKernelsAreTheClosestTunedShapesOfTheLayout) {
   EXPECT_EQ(only_nn[0].config->block_n, 64);
 }
 
-// The shipped table is served only with the kernel sources it was tuned on: a kernel edit without
-// a re-tune would make every H200 handle refuse it. This catches that before it ships.
-TEST(Table, TheShippedH200TableMatchesTheKernelSourcesAndCoversTheGrid) {
+// A shipped table is served only with the kernel sources it was tuned on: a kernel edit without
+// a re-tune would make every handle on that GPU model refuse it. This catches that before it ships.
+class ShippedTable : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ShippedTable, MatchesTheKernelSourcesAndCoversTheGrid) {
   const std::filesystem::path root = GEMMFORGE_SOURCE_DIR;
-  std::ifstream in(root / "tables" / "h200.json");
-  ASSERT_TRUE(in) << "tables/h200.json is missing";
+  const std::string file = GetParam();
+  std::ifstream in(root / "tables" / file);
+  ASSERT_TRUE(in) << "tables/" << file << " is missing";
   const auto j = nlohmann::json::parse(in);
   const std::string here = jit::include_dirs_fingerprint({(root / "kernels").string()});
   ASSERT_EQ(j.at("kernel_source_hash").get<std::string>(), here)
-      << "kernels/ changed since tables/h200.json was tuned: re-run gemmforge tune (scripts/gpu_round.sh tune)";
-  const Table t = load_table(root / "tables" / "h200.json", {j.at("gpu"), j.at("arch"), here});
+      << "kernels/ changed since tables/" << file << " was tuned: re-run gemmforge tune on that GPU "
+      << "(scripts/gpu_round.sh tune), or gemmforge db carry where the kernels build to the same code";
+  const Table t = load_table(root / "tables" / file, {j.at("gpu"), j.at("arch"), here});
   size_t grid = 0;
   for (const auto& s : read_shape_file(root / "shapes" / "grid.txt"))
     for (Layout l : {Layout::nn, Layout::tn}) grid += t.exact.count({s.M, s.N, s.K, l, Accum::f32});
   EXPECT_EQ(grid, 2000u);  // every grid shape in both layouts
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, ShippedTable, ::testing::Values("h200.json", "h100.json"),
+                         [](const auto& info) { return info.param.substr(0, info.param.find('.')); });
+
+TEST(Table, AShippedTableIsNamedForTheModelWordOfTheGpusName) {
+  EXPECT_EQ(shipped_table_model("NVIDIA H200"), "h200");
+  EXPECT_EQ(shipped_table_model("NVIDIA H100 80GB HBM3"), "h100");
+  EXPECT_EQ(shipped_table_model("NVIDIA A100-SXM4-80GB"), "a100");
+  EXPECT_EQ(shipped_table_model("NVIDIA GeForce RTX 4090"), "");
+  EXPECT_EQ(shipped_table_model(""), "");
+}
+
+// The handle finds a model's table by the model's name (shipped_table): each file must be named
+// for the GPU it was tuned on, or that GPU would never find it.
+TEST(Table, EachShippedTableIsNamedForItsGpuModel) {
+  const std::filesystem::path root = GEMMFORGE_SOURCE_DIR;
+  for (const auto& f : std::filesystem::directory_iterator(root / "tables")) {
+    if (f.path().extension() != ".json" || f.path().stem().string().find('.') != std::string::npos) continue;
+    const auto j = nlohmann::json::parse(std::ifstream(f.path()));
+    EXPECT_EQ(shipped_table_model(j.at("gpu").get<std::string>()), f.path().stem().string()) << f.path();
+  }
 }
 
 TEST(Table, KeepsTheAutotunedCublasLtAlgorithm) {
