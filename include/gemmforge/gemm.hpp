@@ -21,7 +21,7 @@ namespace gemmforge {
 
 struct HandleOptions {
   // A dispatch table. Empty: $GEMMFORGE_TABLE if set, else the table shipped for this GPU model
-  // (tables/h200.json on an H200), else none. "none": no table (every call goes to cuBLASLt).
+  // (tables/h200.json on an H200, tables/h100.json on an H100 80GB HBM3), else none. "none": no table (every call goes to cuBLASLt).
   // A table made for another GPU or other kernel sources, or a damaged one, is not used: the
   // handle falls back to cuBLASLt and table_status() says why.
   std::string table;
