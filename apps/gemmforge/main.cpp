@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gemmforge: honest fp16 GEMM (HGEMM) measurement and search for NVIDIA GPUs"};
   app.footer(
       "Start here:\n"
-      "  gemmforge env                                     what GPU, driver and libraries are here\n"
+      "  gemmforge env                                     what GPU, driver and libraries are here, which table serves it\n"
       "  gemmforge verify --shape 1000x77x4095             the correctness gate on cuBLAS\n"
       "  gemmforge bench --shape 4096x4096x4096            time the four baselines on one shape\n"
       "  gemmforge bench --shapes grid --out results/grid  the 1000-shape grid, gpu + offline modes\n"

@@ -4,11 +4,14 @@
 #include "eval/cluster_residency.hpp"
 #include "eval/device.hpp"
 #include "eval/nvml.hpp"
+#include "jit/cache_key.hpp"
+#include "runtime/sm90_kernel.hpp"
+#include "runtime/table_choice.hpp"
 
 namespace gemmforge::cli {
 
 void add_env(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("env", "Show the GPU, driver, CUDA and cuBLAS versions, clocks and power (JSON)");
+  auto* cmd = app.add_subcommand("env", "Show the GPU, driver, CUDA and cuBLAS versions, clocks, power and the dispatch table a handle would use (JSON)");
   cmd->callback([&exit_code] {
     GpuInfo g = probe_gpu();
     // What split counts are sized by (the bench, tune and the library measure it the same way).
@@ -28,6 +31,11 @@ void add_env(CLI::App& app, int& exit_code) {
       if (r.sm_clock_mhz) j["sm_clock_mhz"] = *r.sm_clock_mhz;
       if (r.power_w) j["power_w"] = *r.power_w;
       if (r.temperature_c) j["temperature_c"] = *r.temperature_c;
+      // The table a gemmforge::Handle with default options serves from here, or why none.
+      j["dispatch_table"] = choose_table("", g.name, [&] {
+                              return TableExpectation{g.name, "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor) + "a",
+                                                      jit::include_dirs_fingerprint({kernel_include_dir()})};
+                            }).status;
     }
     std::cout << j.dump(2) << "\n";
     exit_code = g.present ? kExitOk : kExitNoGpu;

@@ -25,22 +25,11 @@
 #include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "runtime/table.hpp"
+#include "runtime/table_choice.hpp"
 
 namespace gemmforge {
 
 namespace {
-
-// The table shipped for this GPU model (tables/h200.json for an "NVIDIA H200", tables/h100.json
-// for an "NVIDIA H100 80GB HBM3"), or "" if none.
-std::string shipped_table(const std::string& gpu_name) {
-  const std::string model = shipped_table_model(gpu_name);
-  if (model.empty()) return {};
-  try {
-    return find_data_file("tables/" + model + ".json").string();
-  } catch (const Error&) {
-    return {};
-  }
-}
 
 // cuBLASLt for one problem: with workspace, the algorithm the table names (autotuned when the
 // table was made, for 256-byte aligned operands) or else the heuristic's first; and one without
@@ -162,28 +151,14 @@ struct Handle::Impl {
       else if (v == "all") options.replay = HandleOptions::Replay::all;
       else throw UsageError("GEMMFORGE_REPLAY must be off, except-pdl, except-pdl-back-to-back or all, got '" + v + "'");
     }
-    std::string path = o.table;
-    if (path.empty())
-      if (const char* env = std::getenv("GEMMFORGE_TABLE"); env && *env) path = env;
-    if (path.empty()) path = shipped_table(ctx.info().name);
-    if (path.empty() || path == "none") {
-      table_status = path == "none" ? "no table (switched off): every call goes to cuBLASLt"
-                                    : "no table for " + ctx.info().name + ": every call goes to cuBLASLt";
-      return;
-    }
-    try {
-      const auto& info = ctx.info();
-      const TableExpectation want{info.name, "sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor) + "a",
-                                  jit::include_dirs_fingerprint({kernel_include_dir()}), options.table_from_other_gpu};
-      table = load_table(path, want);
-      table_of_other_gpu = table->gpu != info.name;
-      table_status = "table " + path + ": " + std::to_string(table->exact.size()) + " shapes, " +
-                     std::to_string(table->rules.size()) + " class rules";
-      if (table_of_other_gpu)
-        table_status += " (made on " + table->gpu + ": its kernels only, every plan measured on this GPU)";
-    } catch (const Error& e) {
-      table_status = std::string("table not used, every call goes to cuBLASLt: ") + e.what();
-    }
+    const auto& info = ctx.info();
+    TableChoice chosen = choose_table(o.table, info.name, [&] {
+      return TableExpectation{info.name, "sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor) + "a",
+                              jit::include_dirs_fingerprint({kernel_include_dir()}), options.table_from_other_gpu};
+    });
+    table = std::move(chosen.table);
+    table_of_other_gpu = chosen.of_other_gpu;
+    table_status = std::move(chosen.status);
   }
 
   ~Impl() {

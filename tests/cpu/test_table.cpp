@@ -2,6 +2,7 @@
 // damaged or foreign table is refused with its reason.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -9,6 +10,7 @@
 #include "core/shape.hpp"
 #include "jit/cache_key.hpp"
 #include "runtime/table.hpp"
+#include "runtime/table_choice.hpp"
 
 namespace gemmforge {
 namespace {
@@ -212,6 +214,46 @@ TEST(Table, EachShippedTableIsNamedForItsGpuModel) {
     const auto j = nlohmann::json::parse(std::ifstream(f.path()));
     EXPECT_EQ(shipped_table_model(j.at("gpu").get<std::string>()), f.path().stem().string()) << f.path();
   }
+}
+
+// What a handle with no table named takes on each GPU model: its own shipped table; another
+// model's only when allowed; none where no table is shipped; and a bad one named is refused with
+// the reason instead of throwing.
+TEST(Table, AHandleChoosesTheTableShippedForItsGpuModel) {
+  if (std::getenv("GEMMFORGE_TABLE")) GTEST_SKIP() << "GEMMFORGE_TABLE overrides the shipped table";
+  const std::filesystem::path root = GEMMFORGE_SOURCE_DIR;
+  const std::string here = jit::include_dirs_fingerprint({(root / "kernels").string()});
+  const auto choose = [&](const std::string& named, const std::string& gpu, const std::string& kernels, bool other_gpu) {
+    return choose_table(named, gpu, [&] { return TableExpectation{gpu, "sm_90a", kernels, other_gpu}; });
+  };
+  for (const std::string gpu : {"NVIDIA H100 80GB HBM3", "NVIDIA H200"}) {
+    const TableChoice c = choose("", gpu, here, false);
+    ASSERT_TRUE(c.table) << gpu << ": " << c.status;
+    EXPECT_EQ(c.table->gpu, gpu);
+    EXPECT_FALSE(c.of_other_gpu);
+    EXPECT_NE(c.status.find("tables/" + shipped_table_model(gpu) + ".json"), std::string::npos) << c.status;
+  }
+  const TableChoice pcie = choose("", "NVIDIA H100 PCIe", here, false);
+  EXPECT_FALSE(pcie.table);
+  EXPECT_NE(pcie.status.find("NVIDIA H100 80GB HBM3"), std::string::npos) << pcie.status;  // whose it is
+  const TableChoice allowed = choose("", "NVIDIA H100 PCIe", here, true);
+  ASSERT_TRUE(allowed.table) << allowed.status;
+  EXPECT_TRUE(allowed.of_other_gpu);
+  EXPECT_NE(allowed.status.find("every plan measured"), std::string::npos) << allowed.status;
+  const TableChoice none = choose("", "NVIDIA GeForce RTX 4090", here, false);
+  EXPECT_FALSE(none.table);
+  EXPECT_NE(none.status.find("no table for NVIDIA GeForce RTX 4090"), std::string::npos) << none.status;
+  EXPECT_NE(choose("none", "NVIDIA H200", here, false).status.find("switched off"), std::string::npos);
+  for (const TableChoice& refused : {choose((root / "tables" / "no-such.json").string(), "NVIDIA H200", here, false),
+                                     choose("", "NVIDIA H200", "another kernel source", false)}) {
+    EXPECT_FALSE(refused.table);
+    EXPECT_NE(refused.status.find("table not used"), std::string::npos) << refused.status;
+  }
+  // Kernel headers that cannot be read: no table, and the reason, not an exception.
+  const TableChoice unreadable =
+      choose_table("", "NVIDIA H200", []() -> TableExpectation { throw Error("cannot read the kernel headers"); });
+  EXPECT_FALSE(unreadable.table);
+  EXPECT_NE(unreadable.status.find("cannot read the kernel headers"), std::string::npos) << unreadable.status;
 }
 
 TEST(Table, KeepsTheAutotunedCublasLtAlgorithm) {
