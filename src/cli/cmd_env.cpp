@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "core/env_switch.hpp"
 #include "eval/cluster_residency.hpp"
 #include "eval/device.hpp"
 #include "eval/nvml.hpp"
@@ -31,10 +32,13 @@ void add_env(CLI::App& app, int& exit_code) {
       if (r.sm_clock_mhz) j["sm_clock_mhz"] = *r.sm_clock_mhz;
       if (r.power_w) j["power_w"] = *r.power_w;
       if (r.temperature_c) j["temperature_c"] = *r.temperature_c;
-      // The table a gemmforge::Handle with default options serves from here, or why none.
+      // The table a gemmforge::Handle with default options serves from here, or why none: the
+      // same choice, with the same environment ($GEMMFORGE_TABLE, $GEMMFORGE_TABLE_FROM_OTHER_GPU).
+      bool other_gpu_allowed = false;
+      override_switch("GEMMFORGE_TABLE_FROM_OTHER_GPU", other_gpu_allowed);
       j["dispatch_table"] = choose_table("", g.name, [&] {
                               return TableExpectation{g.name, "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor) + "a",
-                                                      jit::include_dirs_fingerprint({kernel_include_dir()})};
+                                                      jit::include_dirs_fingerprint({kernel_include_dir()}), other_gpu_allowed};
                             }).status;
     }
     std::cout << j.dump(2) << "\n";

@@ -1,6 +1,5 @@
 // The runtime library's handle (include/gemmforge/gemm.hpp): plans per (M, N, K, layout), made on
 // first use from the dispatch table, and the calls on the caller's stream.
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/env_switch.hpp"
 #include "core/shape.hpp"
 #include "eval/cuda_check.hpp"
 #include "eval/device.hpp"
@@ -82,17 +82,6 @@ struct PlanKeyHash {
 uint64_t next_handle_serial() {
   static std::atomic<uint64_t> next{1};
   return next++;
-}
-
-// A HandleOptions switch that an environment variable overrides when set: 1/on/true/yes or
-// 0/off/false/no, anything else a UsageError naming the variable.
-void override_switch(const char* variable, bool& value) {
-  const char* env = std::getenv(variable);
-  if (!env || !*env) return;
-  const std::string v = env;
-  if (v == "1" || v == "on" || v == "true" || v == "yes") value = true;
-  else if (v == "0" || v == "off" || v == "false" || v == "no") value = false;
-  else throw UsageError(std::string(variable) + " must be 1 or 0 (on/off, true/false, yes/no), got '" + v + "'");
 }
 
 // How many of the nearest tuned shapes' kernels a new shape's measurement tries.

@@ -35,7 +35,6 @@ TableChoice choose_table(const std::string& named, const std::string& gpu,
                std::to_string(c.table->rules.size()) + " class rules";
     if (c.of_other_gpu) c.status += " (made on " + c.table->gpu + ": its kernels only, every plan measured on this GPU)";
   } catch (const Error& e) {
-    c.table.reset();
     c.status = std::string("table not used, every call goes to cuBLASLt: ") + e.what();
   }
   return c;

@@ -22,9 +22,9 @@ struct TableChoice {
 
 // `named`: HandleOptions::table ("" for the default, "none" for no table); `gpu`: the running GPU's
 // name. `expect` says what the table must match; it is asked only once there is a table to load
-// (it reads the kernel headers), and an Error from it, like a table that is unreadable, damaged,
-// or made for another GPU (unless allowed), architecture or kernel source, leaves no table and a
-// status that says why: this never throws.
+// (it reads the kernel headers). An Error from it, or from a table that is unreadable, damaged,
+// or made for another GPU (unless allowed), architecture or kernel source, is caught: no table,
+// and a status that says why.
 TableChoice choose_table(const std::string& named, const std::string& gpu,
                          const std::function<TableExpectation()>& expect);
 

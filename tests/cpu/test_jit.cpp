@@ -20,6 +20,7 @@
 #include "jit/kernel_cache.hpp"
 #include "jit/nvrtc_compiler.hpp"
 #include "jit/ptxas_info.hpp"
+#include "scoped_env.hpp"
 
 namespace gemmforge::jit {
 namespace {
@@ -84,20 +85,6 @@ void write_text(const fs::path& p, const std::string& s) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << s;
 }
-
-// Sets an environment variable for one scope and puts back what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    value ? ::setenv(name, value, 1) : ::unsetenv(name);
-  }
-  ~ScopedEnv() { old_ ? ::setenv(name_, old_->c_str(), 1) : ::unsetenv(name_); }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 TEST(JitHash, Is32HexDigitsDeterministicAndLengthPrefixed) {
   const std::string h = hash128_hex("hgemm");

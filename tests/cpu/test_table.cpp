@@ -2,15 +2,18 @@
 // damaged or foreign table is refused with its reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "core/records.hpp"
 #include "core/shape.hpp"
 #include "jit/cache_key.hpp"
 #include "runtime/table.hpp"
 #include "runtime/table_choice.hpp"
+#include "scoped_env.hpp"
 
 namespace gemmforge {
 namespace {
@@ -173,6 +176,15 @@ TEST(Table, NearestKernelsAreTheClosestTunedShapesOfTheLayout) {
   EXPECT_EQ(only_nn[0].config->block_n, 64);
 }
 
+// Every table shipped in tables/ (each is installed under share/gemmforge/tables).
+std::vector<std::string> shipped_table_files() {
+  std::vector<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(GEMMFORGE_SOURCE_DIR) / "tables"))
+    files.push_back(f.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 // A shipped table is served only with the kernel sources it was tuned on: a kernel edit without
 // a re-tune would make every handle on that GPU model refuse it. This catches that before it ships.
 class ShippedTable : public ::testing::TestWithParam<std::string> {};
@@ -192,36 +204,36 @@ TEST_P(ShippedTable, MatchesTheKernelSourcesAndCoversTheGrid) {
   for (const auto& s : read_shape_file(root / "shapes" / "grid.txt"))
     for (Layout l : {Layout::nn, Layout::tn}) grid += t.exact.count({s.M, s.N, s.K, l, Accum::f32});
   EXPECT_EQ(grid, 2000u);  // every grid shape in both layouts
+  // A handle finds a model's table by the model word of its GPU's name (shipped_table): a table
+  // filed under another name would never be found on the GPU it was tuned on.
+  EXPECT_EQ(shipped_table_model(j.at("gpu").get<std::string>()) + ".json", file);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, ShippedTable, ::testing::Values("h200.json", "h100.json"),
-                         [](const auto& info) { return info.param.substr(0, info.param.find('.')); });
+INSTANTIATE_TEST_SUITE_P(Table, ShippedTable, ::testing::ValuesIn(shipped_table_files()), [](const auto& info) {
+  return info.param.substr(0, info.param.find('.'));
+});
+
+TEST(Table, TheShippedTablesAreTheH200sAndTheH100s) {
+  EXPECT_EQ(shipped_table_files(), (std::vector<std::string>{"h100.json", "h200.json"}));
+}
 
 TEST(Table, AShippedTableIsNamedForTheModelWordOfTheGpusName) {
   EXPECT_EQ(shipped_table_model("NVIDIA H200"), "h200");
   EXPECT_EQ(shipped_table_model("NVIDIA H100 80GB HBM3"), "h100");
+  EXPECT_EQ(shipped_table_model("NVIDIA H100 PCIe"), "h100");  // whose table then refuses it: another GPU
   EXPECT_EQ(shipped_table_model("NVIDIA A100-SXM4-80GB"), "a100");
+  EXPECT_EQ(shipped_table_model("NVIDIA GH200 480GB"), "");  // no word is a letter and then digits
   EXPECT_EQ(shipped_table_model("NVIDIA GeForce RTX 4090"), "");
   EXPECT_EQ(shipped_table_model(""), "");
-}
-
-// The handle finds a model's table by the model's name (shipped_table): each file must be named
-// for the GPU it was tuned on, or that GPU would never find it.
-TEST(Table, EachShippedTableIsNamedForItsGpuModel) {
-  const std::filesystem::path root = GEMMFORGE_SOURCE_DIR;
-  for (const auto& f : std::filesystem::directory_iterator(root / "tables")) {
-    if (f.path().extension() != ".json" || f.path().stem().string().find('.') != std::string::npos) continue;
-    const auto j = nlohmann::json::parse(std::ifstream(f.path()));
-    EXPECT_EQ(shipped_table_model(j.at("gpu").get<std::string>()), f.path().stem().string()) << f.path();
-  }
 }
 
 // What a handle with no table named takes on each GPU model: its own shipped table; another
 // model's only when allowed; none where no table is shipped; and a bad one named is refused with
 // the reason instead of throwing.
 TEST(Table, AHandleChoosesTheTableShippedForItsGpuModel) {
-  if (std::getenv("GEMMFORGE_TABLE")) GTEST_SKIP() << "GEMMFORGE_TABLE overrides the shipped table";
   const std::filesystem::path root = GEMMFORGE_SOURCE_DIR;
+  const ScopedEnv no_named_table("GEMMFORGE_TABLE", nullptr);
+  const ScopedEnv these_tables("GEMMFORGE_DATA_DIR", root.c_str());  // not an installed copy
   const std::string here = jit::include_dirs_fingerprint({(root / "kernels").string()});
   const auto choose = [&](const std::string& named, const std::string& gpu, const std::string& kernels, bool other_gpu) {
     return choose_table(named, gpu, [&] { return TableExpectation{gpu, "sm_90a", kernels, other_gpu}; });
