@@ -5,7 +5,6 @@
 #include "eval/cluster_residency.hpp"
 #include "eval/device.hpp"
 #include "eval/nvml.hpp"
-#include "jit/cache_key.hpp"
 #include "runtime/sm90_kernel.hpp"
 #include "runtime/table_choice.hpp"
 
@@ -36,10 +35,7 @@ void add_env(CLI::App& app, int& exit_code) {
       // same choice, with the same environment ($GEMMFORGE_TABLE, $GEMMFORGE_TABLE_FROM_OTHER_GPU).
       bool other_gpu_allowed = false;
       override_switch("GEMMFORGE_TABLE_FROM_OTHER_GPU", other_gpu_allowed);
-      j["dispatch_table"] = choose_table("", g.name, [&] {
-                              return TableExpectation{g.name, "sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor) + "a",
-                                                      jit::include_dirs_fingerprint({kernel_include_dir()}), other_gpu_allowed};
-                            }).status;
+      j["dispatch_table"] = choose_table("", g.name, [&] { return table_expectation(g, other_gpu_allowed); }).status;
     }
     std::cout << j.dump(2) << "\n";
     exit_code = g.present ? kExitOk : kExitNoGpu;

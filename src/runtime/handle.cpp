@@ -17,7 +17,6 @@
 #include "eval/graph_exec.hpp"
 #include "eval/lt_matmul.hpp"
 #include "gemmforge/gemm.hpp"
-#include "jit/cache_key.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/plan_measurement.hpp"
 #include "runtime/replay_book.hpp"
@@ -140,11 +139,8 @@ struct Handle::Impl {
       else if (v == "all") options.replay = HandleOptions::Replay::all;
       else throw UsageError("GEMMFORGE_REPLAY must be off, except-pdl, except-pdl-back-to-back or all, got '" + v + "'");
     }
-    const auto& info = ctx.info();
-    TableChoice chosen = choose_table(o.table, info.name, [&] {
-      return TableExpectation{info.name, "sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor) + "a",
-                              jit::include_dirs_fingerprint({kernel_include_dir()}), options.table_from_other_gpu};
-    });
+    TableChoice chosen = choose_table(o.table, ctx.info().name,
+                                      [&] { return table_expectation(ctx.info(), options.table_from_other_gpu); });
     table = std::move(chosen.table);
     table_of_other_gpu = chosen.of_other_gpu;
     table_status = std::move(chosen.status);

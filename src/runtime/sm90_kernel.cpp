@@ -5,11 +5,17 @@
 
 #include "core/shape.hpp"
 #include "eval/cuda_check.hpp"
+#include "jit/cache_key.hpp"
 #include "sm90/work_division.cuh"  // the kernel's launch flags
 
 namespace gemmforge {
 
 std::string kernel_include_dir() { return find_data_file("kernels/sm90/hgemm_ws.cuh").parent_path().parent_path().string(); }
+
+TableExpectation table_expectation(const GpuInfo& gpu, bool other_gpu_allowed) {
+  return {gpu.name, "sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor) + "a",
+          jit::include_dirs_fingerprint({kernel_include_dir()}), other_gpu_allowed};
+}
 
 jit::CompileRequest compile_request(const KernelConfig& c, const ShapeConstants& constants) {
   jit::CompileRequest r;

@@ -7,14 +7,18 @@
 #include <utility>
 
 #include "core/kernel_candidate.hpp"
+#include "eval/device.hpp"
 #include "eval/gemm_impl.hpp"
 #include "jit/driver_api.hpp"
 #include "jit/kernel_cache.hpp"
+#include "runtime/table.hpp"
 
 namespace gemmforge {
 
 // Where the kernel headers are, for NVRTC's include path (the repository's kernels/).
 std::string kernel_include_dir();
+// What a dispatch table must match to serve on this GPU with these kernel headers (reads them).
+TableExpectation table_expectation(const GpuInfo&, bool other_gpu_allowed);
 // constants: compiled for that shape only (JIT shape specialization).
 jit::CompileRequest compile_request(const KernelConfig&, const ShapeConstants& constants = std::nullopt);
 
