@@ -25,7 +25,8 @@ typedef enum { GEMMFORGE_LAYOUT_NN = 0, GEMMFORGE_LAYOUT_TN = 1 } gemmforge_layo
 
 /* table_path: a dispatch table ("none": no table), or NULL for $GEMMFORGE_TABLE, else the table
    shipped for this GPU model. The handle's other options (gemm.hpp's HandleOptions) come from the
-   environment: GEMMFORGE_MEASURE_NEW_SHAPES, GEMMFORGE_TABLE_FROM_OTHER_GPU, GEMMFORGE_REPLAY. */
+   environment: GEMMFORGE_MEASURE_NEW_SHAPES, GEMMFORGE_TABLE_FROM_OTHER_GPU, GEMMFORGE_REPLAY,
+   GEMMFORGE_STAGE_UNALIGNED. */
 gemmforge_status_t gemmforge_create(gemmforge_handle_t* handle, const char* table_path);
 gemmforge_status_t gemmforge_destroy(gemmforge_handle_t handle);
 /* C[M×N] = A[M×K]·B, row-major fp16 (A, B, C point to 16-bit halves), fp32 accumulation, on stream. */

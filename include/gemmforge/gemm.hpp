@@ -6,7 +6,8 @@
 //
 // Matrices are row-major fp16 with fp32 accumulation. Layout tn: B is N×K (x·Wᵀ, a linear
 // layer); nn: B is K×N (torch.matmul(a, b)). Any M, N, K ≥ 1 is served: shapes the table does not
-// name, or whose strides a gemmforge kernel cannot take, go to cuBLASLt.
+// name go to its class rule or cuBLASLt; operands whose row strides TMA cannot take (K or N not a
+// multiple of 8) are staged at padded strides first (HandleOptions::stage_unaligned).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -57,6 +58,16 @@ struct HandleOptions {
   // previous kernel may still run; the host clock decides, the device is not queried);
   // `except_pdl`: every call but a PDL kernel's; `all`: every call; `off`: none.
   // $GEMMFORGE_REPLAY=off|except-pdl|except-pdl-back-to-back|all overrides this (else UsageError).
+  // A call whose K, or whose N, is not a multiple of 8 has rows that TMA cannot load (it needs
+  // 16-byte row strides), and cuBLASLt then falls back to kernels 4-5x slower per FLOP. Staged,
+  // each such operand is copied on the call's stream into a buffer with rows padded to 16 bytes
+  // (A and B in, C out), and the call runs at full speed on those: as its aligned neighbour
+  // (N and K rounded up to multiples of 8) is served by the table, on the real dimensions. The
+  // buffers (up to the size of A, B and C) are made on a stream's first call of the shape, which
+  // therefore must not be captured, and kept for the handle's life. The copies' time is part of
+  // the call's. Off: such calls go to cuBLASLt as they are.
+  // $GEMMFORGE_STAGE_UNALIGNED=1 or =0 overrides this (anything else: UsageError).
+  bool stage_unaligned = true;
   enum class Replay { off, except_pdl, except_pdl_back_to_back, all };
   Replay replay = Replay::except_pdl_back_to_back;
 };

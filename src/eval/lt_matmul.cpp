@@ -4,7 +4,9 @@
 
 namespace gemmforge {
 
-LtMatmul::LtMatmul(cublasLtHandle_t lt, const Problem& p) : lt_(lt), p_(p) {
+LtMatmul::LtMatmul(cublasLtHandle_t lt, const Problem& p) : LtMatmul(lt, p, packed_pitches(p.shape, p.layout)) {}
+
+LtMatmul::LtMatmul(cublasLtHandle_t lt, const Problem& p, const Pitches& pitches) : lt_(lt), p_(p) {
   const auto& s = p.shape;
   const bool tn = p.layout == Layout::tn;
   const bool f32 = p.acc == Accum::f32;
@@ -14,9 +16,9 @@ LtMatmul::LtMatmul(cublasLtHandle_t lt, const Problem& p) : lt_(lt), p_(p) {
     GF_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof op_b));
     GF_CUBLAS(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &op_n, sizeof op_n));
     // First operand = B (N×K after op), second = A (K×M column-major), C is N×M column-major.
-    GF_CUBLAS(cublasLtMatrixLayoutCreate(&b_, CUDA_R_16F, tn ? s.K : s.N, tn ? s.N : s.K, tn ? s.K : s.N));
-    GF_CUBLAS(cublasLtMatrixLayoutCreate(&a_, CUDA_R_16F, s.K, s.M, s.K));
-    GF_CUBLAS(cublasLtMatrixLayoutCreate(&c_, CUDA_R_16F, s.N, s.M, s.N));
+    GF_CUBLAS(cublasLtMatrixLayoutCreate(&b_, CUDA_R_16F, tn ? s.K : s.N, tn ? s.N : s.K, pitches.b));
+    GF_CUBLAS(cublasLtMatrixLayoutCreate(&a_, CUDA_R_16F, s.K, s.M, pitches.a));
+    GF_CUBLAS(cublasLtMatrixLayoutCreate(&c_, CUDA_R_16F, s.N, s.M, pitches.c));
   } catch (...) {
     release();
     throw;

@@ -11,6 +11,7 @@
 
 #include <cublasLt.h>
 
+#include "core/staging.hpp"
 #include "eval/buffers.hpp"
 #include "eval/gemm_impl.hpp"
 
@@ -19,6 +20,8 @@ namespace gemmforge {
 class LtMatmul {
  public:
   LtMatmul(cublasLtHandle_t, const Problem&);  // throws Error naming the failed cuBLASLt call
+  // Operands whose rows are `pitches` elements apart (core/staging.hpp), not packed.
+  LtMatmul(cublasLtHandle_t, const Problem&, const Pitches&);
   ~LtMatmul();
   LtMatmul(const LtMatmul&) = delete;
   LtMatmul& operator=(const LtMatmul&) = delete;

@@ -12,6 +12,7 @@
 
 #include "core/env_switch.hpp"
 #include "core/shape.hpp"
+#include "core/staging.hpp"
 #include "eval/cuda_check.hpp"
 #include "eval/device.hpp"
 #include "eval/graph_exec.hpp"
@@ -23,6 +24,7 @@
 #include "runtime/stream_recency.hpp"
 #include "runtime/sm80_kernel.hpp"
 #include "runtime/sm90_kernel.hpp"
+#include "runtime/staged_operands.hpp"
 #include "runtime/table.hpp"
 #include "runtime/table_choice.hpp"
 
@@ -42,8 +44,8 @@ struct LtPlan {
   bool has_without = false;
   std::string picked = "heuristic's first";
 
-  LtPlan(cublasLtHandle_t handle, const Problem& p, uint32_t alignment, int table_algo)
-      : lt(std::make_unique<LtMatmul>(handle, p)) {
+  LtPlan(cublasLtHandle_t handle, const Problem& p, uint32_t alignment, int table_algo, const Pitches& pitches)
+      : lt(std::make_unique<LtMatmul>(handle, p, pitches)) {
     if (table_algo >= 0 && alignment == 256) {
       const auto list = lt->heuristic(kLtHeuristicCount, kLtWorkspaceBytes, alignment);
       // The same request gives the same list; a shorter one (another library version) falls back.
@@ -97,6 +99,13 @@ struct Plan {
   std::map<cudaStream_t, DeviceBuffer> splitk_workspaces;
   // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
   std::map<uint32_t, std::unique_ptr<LtPlan>> lt;
+  // A call whose row strides TMA cannot take (core/staging.hpp): the operands it copies, and
+  // their buffers per stream, made on the stream's first uncaptured call and kept (graphs point
+  // at them).
+  Staging staging;
+  std::map<cudaStream_t, std::unique_ptr<StagedOperands>> staged;
+  // The row strides the plan's backend sees: the staged ones, or the caller's packed ones.
+  Pitches pitches(const Problem& p) const { return staging.any() ? staging.pitches : packed_pitches(p.shape, p.layout); }
   // Graphs of repeated calls (HandleOptions::replay); freed after the device is idle (~Impl).
   ReplayBook<GraphExec> replays;
   PlanInfo info;
@@ -131,6 +140,7 @@ struct Handle::Impl {
   explicit Impl(const HandleOptions& o) : options(o) {
     override_switch("GEMMFORGE_MEASURE_NEW_SHAPES", options.measure_new_shapes);
     override_switch("GEMMFORGE_TABLE_FROM_OTHER_GPU", options.table_from_other_gpu);
+    override_switch("GEMMFORGE_STAGE_UNALIGNED", options.stage_unaligned);
     if (const char* env = std::getenv("GEMMFORGE_REPLAY"); env && *env) {
       const std::string v = env;
       if (v == "off") options.replay = HandleOptions::Replay::off;
@@ -245,7 +255,7 @@ struct Handle::Impl {
         plan.info = {"gemmforge", plan.kernel->note() + "; " + detail};
         return plan;
       }
-      auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo);
+      auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo, plan.pitches(p));
       plan.info = {"cublaslt", LtMatmul::describe(lt->with_workspace) + "; " + detail};
       plan.lt.emplace(256, std::move(lt));
       return plan;
@@ -263,9 +273,11 @@ struct Handle::Impl {
   Plan make_plan(const Problem& p, bool may_measure) {
     const bool in_table = table && table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc});
     std::string measure_note;
-    // Another GPU's table decided nothing for this one: every plan is measured.
+    // Another GPU's table decided nothing for this one: every plan is measured. A staged call is
+    // served as its aligned neighbour would be, unmeasured (plan measurement times packed operands).
     if ((options.measure_new_shapes && !in_table) || table_of_other_gpu) {
-      if (!may_measure) measure_note = "; not measured: its plan was made during a graph capture";
+      if (staged_problem(p)) measure_note = "; not measured: its operands are staged";
+      else if (!may_measure) measure_note = "; not measured: its plan was made during a graph capture";
       else if (auto measured = measured_plan(p, measure_note)) return std::move(*measured);
     }
     Plan plan = unmeasured_plan(p);
@@ -289,8 +301,49 @@ struct Handle::Impl {
     }
   }
 
+  bool staged_problem(const Problem& p) const {
+    return options.stage_unaligned && options.use_gemmforge_kernels && table && ctx.info().cc_major == 9 &&
+           worth_staging(p.shape, p.layout);
+  }
+
+  // A call whose row strides TMA cannot take, staged (core/staging.hpp) and served by a Hopper
+  // kernel on the real dimensions: the kernel of its aligned neighbour M × N8 × K8's entry or rule,
+  // else of the nearest tuned shapes, built for any shape. cuBLASLt gains nothing from staged rows
+  // (it kept its unaligned kernel at padded strides: session 33's call 2), so without such a
+  // kernel the call is not staged; nullopt then, with the reason in `why`.
+  std::optional<Plan> staged_plan(const Problem& p, std::string& why) {
+    Plan plan;
+    plan.staging = staging_for(p.shape, p.layout);
+    const Shape neighbour{p.shape.M, pitch_aligned(p.shape.N), pitch_aligned(p.shape.K)};
+    std::vector<std::pair<TableEntry, const char*>> entries;  // and where each came from
+    if (auto e = table->lookup(neighbour, p.layout, p.acc); e && e->config)
+      entries.emplace_back(*e, e->from_rule ? "its neighbour's class rule" : "its neighbour's entry");
+    for (auto& e : table->nearest_kernels(neighbour, p.layout, p.acc, kMeasuredNeighbors))
+      entries.emplace_back(e, "a nearby shape's kernel");
+    why = "no Hopper kernel of the table takes its staged rows";
+    for (const auto& [e, source] : entries) {
+      const KernelCandidate served = served_launch(e, p);
+      if (!why_not_supported(served.config, p, plan.staging.pitches).empty()) continue;
+      if (install(plan, plan.kernel, p, why, [&] {
+            auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config));
+            k->use_caller_workspace();
+            k->set_pitches(plan.staging.pitches);
+            return k;
+          })) {
+        plan.info.detail += std::string("; ") + source + ", staged: " + plan.staging.describe() + " (" +
+                            std::to_string(int64_t(plan.staging.copied_bytes(p.shape, p.layout) / 1e6 + 0.5)) +
+                            " MB copied per call)";
+        return plan;
+      }
+    }
+    return std::nullopt;
+  }
+
   // The table's entry or rule, else cuBLASLt's heuristic.
   Plan unmeasured_plan(const Problem& p) {
+    std::string why_not_staged;
+    if (staged_problem(p) && !table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc}))
+      if (auto staged = staged_plan(p, why_not_staged)) return std::move(*staged);
     Plan plan;
     std::string why_lt = "not in the table";
     if (!options.use_gemmforge_kernels) {
@@ -325,7 +378,8 @@ struct Handle::Impl {
                })) {
       return plan;
     }
-    auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo);
+    if (!why_not_staged.empty()) why_lt += "; not staged: " + why_not_staged;
+    auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo, plan.pitches(p));
     plan.info = {"cublaslt", lt->picked + ": " + LtMatmul::describe(lt->with_workspace) + "; " + why_lt};
     plan.lt.emplace(256, std::move(lt));
     return plan;
@@ -342,27 +396,72 @@ struct Handle::Impl {
     return plans.emplace(PlanKey{p.shape.M, p.shape.N, p.shape.K, p.layout}, make_plan(p, may_measure)).first->second;
   }
 
-  void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream, std::chrono::steady_clock::time_point now) {
-    const uint32_t alignment = common_alignment(o.A, o.B, o.C);
+  LtPlan& lt_plan(Plan& plan, const Problem& p, uint32_t alignment) {
     auto& lt = plan.lt[alignment];
-    if (!lt) lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, alignment, plan.cublaslt_algo);
-    auto it = workspaces.find(stream);
-    if (it == workspaces.end() && !is_capturing(stream)) {
-      RelaxedCapture relaxed;
-      void* ws = nullptr;
-      GF_CUDA(cudaMalloc(&ws, kLtWorkspaceBytes));
-      it = workspaces.emplace(stream, ws).first;
-    }
-    if (it != workspaces.end()) {
-      void* ws = it->second;
-      launch(plan, o, stream, replays_now(nullptr, stream, now),
-             [&](cudaStream_t s) { lt->lt->run(lt->with_workspace, o, ws, kLtWorkspaceBytes, s); });
-    } else if (lt->has_without) {
-      lt->lt->run(lt->without_workspace, o, nullptr, 0, stream);
-    } else {
+    if (!lt) lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, alignment, plan.cublaslt_algo, plan.pitches(p));
+    return *lt;
+  }
+
+  // cuBLASLt's workspace on `stream`, made on the stream's first uncaptured call; nullptr while
+  // the stream is being captured before it has one.
+  void* lt_workspace(cudaStream_t stream) {
+    if (auto it = workspaces.find(stream); it != workspaces.end()) return it->second;
+    if (is_capturing(stream)) return nullptr;
+    RelaxedCapture relaxed;
+    void* ws = nullptr;
+    GF_CUDA(cudaMalloc(&ws, kLtWorkspaceBytes));
+    return workspaces.emplace(stream, ws).first->second;
+  }
+
+  static void run_lt_on(const LtPlan& lt, const Problem& p, const Operands& o, void* ws, cudaStream_t s) {
+    if (ws) return lt.lt->run(lt.with_workspace, o, ws, kLtWorkspaceBytes, s);
+    if (!lt.has_without)
       throw Error("cuBLASLt needs workspace for " + to_string(p.shape) +
                   ", and the first call on this stream is being captured: make one call on it before capturing");
+    lt.lt->run(lt.without_workspace, o, nullptr, 0, s);
+  }
+
+  void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream, std::chrono::steady_clock::time_point now) {
+    const LtPlan& lt = lt_plan(plan, p, common_alignment(o.A, o.B, o.C));
+    if (void* ws = lt_workspace(stream))
+      launch(plan, o, stream, replays_now(nullptr, stream, now), [&](cudaStream_t s) { run_lt_on(lt, p, o, ws, s); });
+    else
+      run_lt_on(lt, p, o, nullptr, stream);
+  }
+
+  // The plan's staged buffers on `stream`, made (outside a capture only) on first use.
+  const StagedOperands& staged_operands(Plan& plan, const Problem& p, cudaStream_t stream) {
+    if (auto it = plan.staged.find(stream); it != plan.staged.end()) return *it->second;
+    if (is_capturing(stream))
+      throw Error("this shape's operands are staged at 16-byte row strides (" + plan.staging.describe() +
+                  "), in buffers made on the stream's first call, and this stream is being captured: make one call "
+                  "of this shape on the stream before capturing");
+    RelaxedCapture relaxed;
+    return *plan.staged.emplace(stream, std::make_unique<StagedOperands>(plan.staging, p.shape, p.layout)).first->second;
+  }
+
+  // A staged call: the copies in, the aligned call, the copy out, enqueued together on the
+  // caller's stream (and captured together when replayed).
+  void run_staged(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream,
+                  std::chrono::steady_clock::time_point now) {
+    const StagedOperands& staged = staged_operands(plan, p, stream);
+    const Operands inner = staged.operands_for(o);
+    if (plan.kernel && plan.kernel->accepts(inner)) {
+      void* ws = plan.kernel->workspace_bytes() > 0 ? splitk_workspace(plan, stream) : nullptr;
+      launch(plan, o, stream, replays_now(plan.kernel.get(), stream, now), [&](cudaStream_t s) {
+        staged.copy_in(o, s);
+        plan.kernel->run_on(inner, s, ws);
+        staged.copy_out(o.C, s);
+      });
+      return;
     }
+    const LtPlan& lt = lt_plan(plan, p, common_alignment(inner.A, inner.B, inner.C));
+    void* ws = lt_workspace(stream);
+    launch(plan, o, stream, replays_now(nullptr, stream, now), [&](cudaStream_t s) {
+      staged.copy_in(o, s);
+      run_lt_on(lt, p, inner, ws, s);
+      staged.copy_out(o.C, s);
+    });
   }
 
   // Enqueues one call on `stream`: replayed from its graph if the plan has one for these operands
@@ -473,6 +572,7 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   } note_return{impl_->recent, stream};
   Plan* found = impl_->find_plan(p);
   Plan& plan = found ? *found : impl_->plan_for(p, !Impl::is_capturing(stream));
+  if (plan.staging.any()) return impl_->run_staged(plan, p, o, stream, now);
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
     void* ws = plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr;

@@ -27,16 +27,33 @@ jit::CompileRequest compile_request(const KernelConfig& c, const ShapeConstants&
 }
 
 std::string why_not_supported(const KernelConfig& c, const Problem& p) {
+  return why_not_supported(c, p, packed_pitches(p.shape, p.layout));
+}
+
+std::string why_not_supported(const KernelConfig& c, const Problem& p, const Pitches& pitch) {
   if (c.layout != p.layout) return "config is for layout " + to_string(c.layout);
   if (c.acc != p.acc) return "config accumulates in " + to_string(c.acc);
+  const Pitches packed = packed_pitches(p.shape, p.layout);
+  if (pitch.a < packed.a || pitch.b < packed.b || pitch.c < packed.c) return "a row stride is shorter than its row";
   // TMA needs every row stride to be a multiple of 16 bytes: A rows are K fp16 long, B rows are
-  // K long in tn and N long in nn.
-  if (p.shape.K % 8 != 0) return "K = " + std::to_string(p.shape.K) + " is not a multiple of 8 (TMA needs 16-byte row strides)";
-  if (p.layout == Layout::nn && p.shape.N % 8 != 0)
-    return "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (TMA needs 16-byte rows of B in layout nn)";
-  if (c.tma_store && p.shape.N % 8 != 0)
+  // K long in tn and N long in nn (packed; core/staging.hpp pads them).
+  auto apart = [](const char* operand, int64_t pitch) {
+    return std::string(operand) + "'s rows are " + std::to_string(pitch) +
+           " elements apart, not a multiple of 8 (TMA needs 16-byte row strides)";
+  };
+  if (pitch.a % 8 != 0)
+    return pitch.a == p.shape.K ? "K = " + std::to_string(p.shape.K) + " is not a multiple of 8 (TMA needs 16-byte row strides)"
+                                : apart("A", pitch.a);
+  if (pitch.b % 8 != 0)
+    return pitch.b == p.shape.N && p.layout == Layout::nn
+               ? "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (TMA needs 16-byte rows of B in layout nn)"
+               : apart("B", pitch.b);
+  if (c.tma_store && pitch.c % 8 != 0)
     return "N = " + std::to_string(p.shape.N) + " is not a multiple of 8 (the TMA-store epilogue needs 16-byte rows of C)";
-  if (p.shape.M > (int64_t(1) << 31) - 1 || p.shape.N > (int64_t(1) << 31) - 1 || p.shape.K > (int64_t(1) << 31) - 128)
+  // The kernel takes C's row stride as its N (a staged C' is written pad columns and all), and
+  // swap-AB stores Cᵀ with rows of its own M: it cannot write C at another stride.
+  if (c.swap_ab && pitch.c != p.shape.N) return "swap-AB cannot store C at a row stride other than N";
+  if (p.shape.M > (int64_t(1) << 31) - 1 || pitch.c > (int64_t(1) << 31) - 1 || p.shape.K > (int64_t(1) << 31) - 128)
     return "dimension too large for int indexing";
   return {};
 }
@@ -75,11 +92,18 @@ bool Sm90Kernel::accepts(const Operands& o) const {
   return aligned(o.A, 16) && aligned(o.B, 16) && aligned(o.C, config_.tma_store ? 16 : (config_.swap_ab ? 2 : 4));
 }
 
-void Sm90Kernel::prepare(const Problem& p, const std::vector<Operands>&) {
-  if (auto why = why_not_supported(config_, p); !why.empty()) throw Error(config_.name() + ": " + why);
+void Sm90Kernel::prepare(const Problem& caller, const std::vector<Operands>&) {
+  pitches_ = requested_pitches_ ? *requested_pitches_ : packed_pitches(caller.shape, caller.layout);
+  if (auto why = why_not_supported(config_, caller, pitches_); !why.empty()) throw Error(config_.name() + ": " + why);
   if (auto why = launch_problem(config_, knobs_); !why.empty()) throw Error(KernelCandidate{config_, knobs_}.name() + ": " + why);
-  if (auto why = why_not_specialized_for(constants_, p.shape); !why.empty()) throw Error(note() + ": " + why);
-  problem_ = p;
+  if (auto why = why_not_specialized_for(constants_, caller.shape); !why.empty()) throw Error(note() + ": " + why);
+  problem_ = caller;
+  // The problem as launched: a C whose rows are wider than N (staged) is computed as C' of that
+  // width, its columns past N read as zeros from B (the maps keep B's real extent).
+  Problem p = caller;
+  p.shape.N = pitches_.c;
+  if (p.shape.N != caller.shape.N && constants_)
+    throw Error(note() + ": a kernel compiled for one shape cannot write C at a row stride other than N");
   maps_.clear();
   const int cluster = config_.cluster_m * config_.cluster_n;
   // The kernel's M and N: the caller's, or swapped when it computes Cᵀ.
@@ -163,9 +187,10 @@ Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   // 2-D maps, innermost dimension first; reads past the matrix edge come back as zeros and
   // stores past it are clipped. A box is the part of a tile one TMA instruction moves: with
   // multicast, each CTA of the pair loads half of the shared operand's tile.
-  auto map = [](const void* base, int64_t inner, int64_t outer, int box_inner, int box_outer, CUtensorMapSwizzle sw) {
+  auto map = [](const void* base, int64_t inner, int64_t outer, int64_t pitch, int box_inner, int box_outer,
+                CUtensorMapSwizzle sw) {
     const cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
-    const cuuint64_t strides[1] = {cuuint64_t(inner) * 2};
+    const cuuint64_t strides[1] = {cuuint64_t(pitch) * 2};
     const cuuint32_t box[2] = {cuuint32_t(box_inner), cuuint32_t(box_outer)};
     const cuuint32_t elem[2] = {1, 1};
     return jit::encode_tensor_map_tiled(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box,
@@ -180,18 +205,23 @@ Sm90Kernel::Maps& Sm90Kernel::maps_for(const Operands& o) {
   // Swap-AB (tn only): the kernel's A is the caller's B (N×K) and its B the caller's A (M×K).
   const void* kernel_a = c.swap_ab ? static_cast<const void*>(o.B) : o.A;
   const void* kernel_b = c.swap_ab ? static_cast<const void*>(o.A) : o.B;
+  // The maps span the operands' real extents (reads past them are zeros) at their row strides.
+  const int64_t kernel_a_rows = c.swap_ab ? s.N : s.M, kernel_b_rows = c.swap_ab ? s.M : s.N;
+  const int64_t kernel_a_pitch = c.swap_ab ? pitches_.b : pitches_.a, kernel_b_pitch = c.swap_ab ? pitches_.a : pitches_.b;
   Maps m{};
-  m.a = map(kernel_a, s.K, kernel_m_, 64, multicast_a ? c.block_m / c.cluster_n : c.block_m, CU_TENSOR_MAP_SWIZZLE_128B);
+  m.a = map(kernel_a, s.K, kernel_a_rows, kernel_a_pitch, 64, multicast_a ? c.block_m / c.cluster_n : c.block_m,
+            CU_TENSOR_MAP_SWIZZLE_128B);
   if (problem_.layout == Layout::nn)
-    m.b = map(kernel_b, s.N, s.K, 64, multicast_b ? c.block_k / c.cluster_m : c.block_k, CU_TENSOR_MAP_SWIZZLE_128B);
+    m.b = map(kernel_b, s.N, s.K, pitches_.b, 64, multicast_b ? c.block_k / c.cluster_m : c.block_k, CU_TENSOR_MAP_SWIZZLE_128B);
   else
-    m.b = map(kernel_b, s.K, kernel_n_, 64, multicast_b ? c.block_n / c.cluster_m : c.block_n, CU_TENSOR_MAP_SWIZZLE_128B);
+    m.b = map(kernel_b, s.K, kernel_b_rows, kernel_b_pitch, 64, multicast_b ? c.block_n / c.cluster_m : c.block_n,
+              CU_TENSOR_MAP_SWIZZLE_128B);
   if (c.tma_store) {
     // The epilogue's column blocks, swizzled as wide as they are (kernels/sm90/epilogue.cuh).
     const int cols = c.epilogue_block_cols();
     const CUtensorMapSwizzle sw =
         cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : (cols == 32 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_32B);
-    m.c = map(o.C, s.N, s.M, cols, c.epilogue_store_rows(), sw);  // the box of one TMA store
+    m.c = map(o.C, pitches_.c, s.M, pitches_.c, cols, c.epilogue_store_rows(), sw);  // the box of one TMA store
   }
   return maps_.emplace(key, m).first->second;
 }

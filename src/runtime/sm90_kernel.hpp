@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/kernel_candidate.hpp"
+#include "core/staging.hpp"
 #include "eval/device.hpp"
 #include "eval/gemm_impl.hpp"
 #include "jit/driver_api.hpp"
@@ -25,6 +26,8 @@ jit::CompileRequest compile_request(const KernelConfig&, const ShapeConstants& c
 // Why this config cannot serve this problem (layout, accumulator, or strides TMA cannot take);
 // empty when it can.
 std::string why_not_supported(const KernelConfig&, const Problem&);
+// The same for operands whose rows are `pitches` elements apart (a staged call, core/staging.hpp).
+std::string why_not_supported(const KernelConfig&, const Problem&, const Pitches&);
 
 class Sm90Kernel final : public GemmImpl {
  public:
@@ -50,6 +53,10 @@ class Sm90Kernel final : public GemmImpl {
   // The caller passes the split-K workspace to run_on (the runtime library keeps one per stream):
   // prepare() then allocates none of its own. Call before prepare().
   void use_caller_workspace() { caller_workspace_ = true; }
+  // Operands whose rows are these pitches apart, not packed (a staged call: core/staging.hpp). A
+  // C wider than N is written as C' of that width, its extra columns zero. Call before prepare().
+  void set_pitches(const Pitches& p) { requested_pitches_ = p; }
+  const Pitches& pitches() const { return pitches_; }  // of the prepared problem
   // Diagnostics only (`gemmforge trace --smem-pad`): launch with `bytes` of dynamic shared memory
   // beyond what the config uses (untouched by the kernel), so a CTA's footprint, and with it the
   // L1 share of the SM, can be changed without changing the code. Call before prepare(). Throws
@@ -73,7 +80,9 @@ class Sm90Kernel final : public GemmImpl {
   LaunchKnobs knobs_;
   std::shared_ptr<jit::LoadedKernel> kernel_;
   ShapeConstants constants_;
-  Problem problem_;
+  Problem problem_;  // the caller's (C's real width)
+  std::optional<Pitches> requested_pitches_;
+  Pitches pitches_;
   dim3 grid_{1, 1, 1}, block_{1, 1, 1}, cluster_{1, 1, 1};
   int smem_bytes_ = 0;
   int resident_clusters_ = 0;  // how many clusters fit at once (queried once per kernel)

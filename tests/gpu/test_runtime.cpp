@@ -141,6 +141,89 @@ TEST(Runtime, TableShapesRunGemmforgeKernelsAndPassTheGate) {
   expect_gate_passes(h, *ctx, {8192, 4096, 4096}, Layout::nn, "cublaslt");   // no nn rule
 }
 
+// Calls whose rows TMA cannot take (K or N not a multiple of 8) are staged at 16-byte row strides
+// (core/staging.hpp) where it pays, and served by the Hopper kernel of their aligned neighbour's
+// entry or rule, else of the nearest tuned shape; small ones go to cuBLASLt as they are. Every
+// one through the gate, and bit for bit the same when replayed from a graph.
+TEST(Runtime, StagedCallsServeOddRowsWithTheNeighboursKernel) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  Handle h(HandleOptions{write_table(*ctx, ctx->info().name).string(), true});
+  struct Case {
+    Shape shape;
+    Layout layout;
+    const char* backend;
+    const char* staged;  // nullptr: not staged
+  };
+  const Case cases[] = {
+      {{4096, 4096, 4095}, Layout::tn, "gemmforge", "its neighbour's entry, staged: A and B copied in"},  // 4096³'s
+      {{4096, 4096, 4095}, Layout::nn, "gemmforge", "its neighbour's entry, staged: A copied in"},
+      {{8192, 4095, 4096}, Layout::tn, "gemmforge", "its neighbour's class rule, staged: C copied out"},
+      {{8192, 4095, 4096}, Layout::nn, "gemmforge", "a nearby shape's kernel, staged: B copied in, C copied out"},
+      {{77, 1000, 4100}, Layout::tn, "cublaslt", nullptr},  // copies of B would cost more than they save
+      {{1, 1, 1}, Layout::tn, "cublaslt", nullptr},
+      {{7, 77, 1001}, Layout::nn, "cublaslt", nullptr},
+  };
+  for (const Case& c : cases) {
+    expect_gate_passes(h, *ctx, c.shape, c.layout, c.backend);
+    const std::string detail = h.plan(c.shape.M, c.shape.N, c.shape.K, c.layout).detail;
+    if (c.staged) EXPECT_NE(detail.find(c.staged), std::string::npos) << to_string(c.shape) << ": " << detail;
+    else EXPECT_EQ(detail.find("staged:"), std::string::npos) << to_string(c.shape) << ": " << detail;
+  }
+  // A direct call and its replay from a graph give the same C, for a kernel and for cuBLASLt.
+  for (const Case& c : {cases[0], cases[2], cases[3], cases[4]}) {
+    const Shape& s = c.shape;
+    ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+    buf.fill_for_timing(11, ctx->stream());
+    const Operands o = buf.guarded();
+    const size_t bytes = size_t(s.M * s.N) * 2;
+    h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, c.layout, ctx->stream());
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    std::vector<unsigned char> direct(bytes), replayed(bytes);
+    GF_CUDA(cudaMemcpy(direct.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+    GF_CUDA(cudaMemset(o.C, 0, bytes));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    GF_CUDA(cudaStreamBeginCapture(ctx->stream(), cudaStreamCaptureModeGlobal));
+    h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, c.layout, ctx->stream());
+    GF_CUDA(cudaStreamEndCapture(ctx->stream(), &graph));
+    GF_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    GF_CUDA(cudaGraphLaunch(exec, ctx->stream()));
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    GF_CUDA(cudaMemcpy(replayed.data(), o.C, bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(direct, replayed) << to_string(s) << " " << to_string(c.layout);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
+  // A staged shape's first call on a stream makes its buffers, so it cannot be captured; the
+  // error says what to do, and nothing was enqueued.
+  ShapeBuffers buf({8192, 4095, 4096}, false, ctx->info().l2_bytes, ctx->stream());
+  const Operands o = buf.guarded();
+  cudaStream_t stream = nullptr;
+  GF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  try {
+    h.hgemm(8192, 4095, 4096, o.A, o.B, o.C, Layout::tn, stream);
+    ADD_FAILURE() << "a staged first call inside a capture should be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("make one call of this shape on the stream before capturing"), std::string::npos)
+        << e.what();
+  }
+  GF_CUDA(cudaStreamEndCapture(stream, &graph));
+  size_t nodes = 1;
+  GF_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+  EXPECT_EQ(nodes, 0u);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  // Switched off, the same calls go to cuBLASLt as they are.
+  HandleOptions off{write_table(*ctx, ctx->info().name).string(), true};
+  off.stage_unaligned = false;
+  Handle unstaged(off);
+  expect_gate_passes(unstaged, *ctx, {8192, 4095, 4096}, Layout::tn, "cublaslt");
+  EXPECT_EQ(unstaged.plan(8192, 4095, 4096, Layout::tn).detail.find("staged"), std::string::npos);
+}
+
 // Table entries of the sm80 family, one built for its exact shape, served through hgemm.
 TEST(Runtime, Sm80AndShapeSpecializedEntriesServeTheirShapes) {
   GF_REQUIRE_GPU(ctx);
