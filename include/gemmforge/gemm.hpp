@@ -62,10 +62,14 @@ struct HandleOptions {
   // 16-byte row strides), and cuBLASLt then falls back to kernels 4-5x slower per FLOP. Staged,
   // each such operand is copied on the call's stream into a buffer with rows padded to 16 bytes
   // (A and B in, C out), and the call runs at full speed on those: as its aligned neighbour
-  // (N and K rounded up to multiples of 8) is served by the table, on the real dimensions. The
-  // buffers (up to the size of A, B and C) are made on a stream's first call of the shape, which
-  // therefore must not be captured, and kept for the handle's life. The copies' time is part of
-  // the call's. Off: such calls go to cuBLASLt as they are.
+  // (N and K rounded up to multiples of 8) is served by one of the table's Hopper kernels, on the
+  // real dimensions; only where that should pay (at least 0.5 GFLOP, and copies cheap beside
+  // cuBLASLt's unaligned kernel: core/staging.hpp), and never with another GPU's table. The copies
+  // go to one buffer per stream, as large as the largest staged call on it needs (up to A, B and C
+  // together; when a larger one is needed it grows by half again, and earlier ones are kept, since
+  // graphs may point at them). A shape's first call on a stream places its copies and therefore
+  // must not be captured. The copies' time is part of the call's. Off: such calls go to cuBLASLt
+  // as they are.
   // $GEMMFORGE_STAGE_UNALIGNED=1 or =0 overrides this (anything else: UsageError).
   bool stage_unaligned = true;
   enum class Replay { off, except_pdl, except_pdl_back_to_back, all };

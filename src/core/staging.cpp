@@ -25,25 +25,24 @@ bool worth_staging(const Shape& s, Layout layout) {
   return st.copied_bytes(s, layout) / kStagingCopyBytesPerUs <= 0.5 * unaligned_us;
 }
 
-namespace {
-// Rows of each operand as stored: A has M, B has K (nn) or N (tn), C has M.
-int64_t b_rows(const Shape& s, Layout layout) { return layout == Layout::tn ? s.N : s.K; }
-size_t round_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
-}  // namespace
-
-size_t Staging::staged_bytes(const Shape& s, Layout layout) const {
-  size_t bytes = 0;
-  if (a) bytes += round_256(size_t(s.M) * size_t(pitches.a) * 2);
-  if (b) bytes += round_256(size_t(b_rows(s, layout)) * size_t(pitches.b) * 2);
-  if (c) bytes += round_256(size_t(s.M) * size_t(pitches.c) * 2);
-  return bytes;
+StagedLayout Staging::layout_of(const Shape& s, Layout layout) const {
+  StagedLayout out;
+  auto take = [&](bool staged, int64_t rows, int64_t pitch, int64_t& offset) {
+    if (!staged) return;
+    offset = int64_t(out.bytes);
+    out.bytes += (size_t(rows) * size_t(pitch) * 2 + 255) / 256 * 256;
+  };
+  take(a, s.M, pitches.a, out.a);
+  take(b, rows_of_b(s, layout), pitches.b, out.b);
+  take(c, s.M, pitches.c, out.c);
+  return out;
 }
 
 double Staging::copied_bytes(const Shape& s, Layout layout) const {
   const Pitches packed = packed_pitches(s, layout);
   double bytes = 0;
   if (a) bytes += 2.0 * double(s.M) * double(packed.a) * 2;
-  if (b) bytes += 2.0 * double(b_rows(s, layout)) * double(packed.b) * 2;
+  if (b) bytes += 2.0 * double(rows_of_b(s, layout)) * double(packed.b) * 2;
   if (c) bytes += 2.0 * double(s.M) * double(packed.c) * 2;
   return bytes;
 }

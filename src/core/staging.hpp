@@ -22,13 +22,24 @@ struct Pitches {
 // The pitches of packed operands (what hgemm's callers pass): K, N or K, and N.
 Pitches packed_pitches(const Shape&, Layout);
 
+// Rows of B as stored: K×N in nn, N×K in tn.
+constexpr int64_t rows_of_b(const Shape& s, Layout layout) { return layout == Layout::tn ? s.N : s.K; }
+
+// Where the staged copies A', B' and C' sit in one buffer (each at a 256-byte boundary; -1: not
+// staged), and the buffer's size.
+struct StagedLayout {
+  int64_t a = -1, b = -1, c = -1;
+  size_t bytes = 0;
+};
+
 // Which operands a call copies, and the pitches the aligned call then sees.
 struct Staging {
   bool a = false, b = false, c = false;  // A and B copied in, C copied out
   Pitches pitches;                       // packed pitches where nothing is copied
   bool any() const { return a || b || c; }
+  StagedLayout layout_of(const Shape&, Layout) const;
   // Bytes of the staged buffers (A', B', C'), each rounded up to 256 bytes.
-  size_t staged_bytes(const Shape&, Layout) const;
+  size_t staged_bytes(const Shape& s, Layout l) const { return layout_of(s, l).bytes; }
   // Bytes a call moves to stage its operands: each copied operand read once and written once.
   double copied_bytes(const Shape&, Layout) const;
   // "A, B in and C out at 16-byte row strides", or "none".

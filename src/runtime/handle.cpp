@@ -100,10 +100,9 @@ struct Plan {
   // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
   std::map<uint32_t, std::unique_ptr<LtPlan>> lt;
   // A call whose row strides TMA cannot take (core/staging.hpp): the operands it copies, and
-  // their buffers per stream, made on the stream's first uncaptured call and kept (graphs point
-  // at them).
+  // where, per stream (in the handle's staging buffer of that stream).
   Staging staging;
-  std::map<cudaStream_t, std::unique_ptr<StagedOperands>> staged;
+  std::map<cudaStream_t, StagedOperands> staged;
   // The row strides the plan's backend sees: the staged ones, or the caller's packed ones.
   Pitches pitches(const Problem& p) const { return staging.any() ? staging.pitches : packed_pitches(p.shape, p.layout); }
   // Graphs of repeated calls (HandleOptions::replay); freed after the device is idle (~Impl).
@@ -133,6 +132,9 @@ struct Handle::Impl {
   std::unordered_map<PlanKey, Plan, PlanKeyHash> plans;
   const uint64_t serial = next_handle_serial();  // tells this handle from any earlier one
   std::map<cudaStream_t, void*> workspaces;
+  // Per stream, the buffers staged calls copy into, the largest last: shared by the stream's plans
+  // (its calls run in order), made outside a capture, kept for the handle's life (graphs point at them).
+  std::map<cudaStream_t, std::vector<DeviceBuffer>> staging_buffers;
   cudaStream_t capture_stream = nullptr;  // where replayed calls are captured, made when first needed
   StreamRecency<> recent;                 // when the last call on each stream returned (Replay::except_pdl_back_to_back)
   std::mutex mu;
@@ -272,15 +274,18 @@ struct Handle::Impl {
 
   Plan make_plan(const Problem& p, bool may_measure) {
     const bool in_table = table && table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc});
+    // A call whose rows TMA cannot take is staged where that pays and a Hopper kernel of the
+    // table takes its rows. Such a plan is not measured (plan measurement times packed operands).
+    std::string why_not_staged;
+    if (!in_table && staged_problem(p))
+      if (auto staged = staged_plan(p, why_not_staged)) return std::move(*staged);
     std::string measure_note;
-    // Another GPU's table decided nothing for this one: every plan is measured. A staged call is
-    // served as its aligned neighbour would be, unmeasured (plan measurement times packed operands).
+    // Another GPU's table decided nothing for this one: every plan is measured.
     if ((options.measure_new_shapes && !in_table) || table_of_other_gpu) {
-      if (staged_problem(p)) measure_note = "; not measured: its operands are staged";
-      else if (!may_measure) measure_note = "; not measured: its plan was made during a graph capture";
+      if (!may_measure) measure_note = "; not measured: its plan was made during a graph capture";
       else if (auto measured = measured_plan(p, measure_note)) return std::move(*measured);
     }
-    Plan plan = unmeasured_plan(p);
+    Plan plan = unmeasured_plan(p, why_not_staged);
     plan.info.detail += measure_note;
     return plan;
   }
@@ -301,9 +306,10 @@ struct Handle::Impl {
     }
   }
 
+  // Not with another GPU's table: its every plan is to be measured, and staged ones are not.
   bool staged_problem(const Problem& p) const {
-    return options.stage_unaligned && options.use_gemmforge_kernels && table && ctx.info().cc_major == 9 &&
-           worth_staging(p.shape, p.layout);
+    return options.stage_unaligned && options.use_gemmforge_kernels && table && !table_of_other_gpu &&
+           ctx.info().cc_major == 9 && worth_staging(p.shape, p.layout);
   }
 
   // A call whose row strides TMA cannot take, staged (core/staging.hpp) and served by a Hopper
@@ -321,8 +327,10 @@ struct Handle::Impl {
     for (auto& e : table->nearest_kernels(neighbour, p.layout, p.acc, kMeasuredNeighbors))
       entries.emplace_back(e, "a nearby shape's kernel");
     why = "no Hopper kernel of the table takes its staged rows";
+    std::set<std::string> tried;
     for (const auto& [e, source] : entries) {
       const KernelCandidate served = served_launch(e, p);
+      if (!tried.insert(served.name()).second) continue;
       if (!why_not_supported(served.config, p, plan.staging.pitches).empty()) continue;
       if (install(plan, plan.kernel, p, why, [&] {
             auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config));
@@ -339,11 +347,9 @@ struct Handle::Impl {
     return std::nullopt;
   }
 
-  // The table's entry or rule, else cuBLASLt's heuristic.
-  Plan unmeasured_plan(const Problem& p) {
-    std::string why_not_staged;
-    if (staged_problem(p) && !table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc}))
-      if (auto staged = staged_plan(p, why_not_staged)) return std::move(*staged);
+  // The table's entry or rule, else cuBLASLt's heuristic. why_not_staged: why a call that could
+  // have been staged was not (empty: it was not one), for the plan's detail.
+  Plan unmeasured_plan(const Problem& p, const std::string& why_not_staged = {}) {
     Plan plan;
     std::string why_lt = "not in the table";
     if (!options.use_gemmforge_kernels) {
@@ -413,12 +419,17 @@ struct Handle::Impl {
     return workspaces.emplace(stream, ws).first->second;
   }
 
-  static void run_lt_on(const LtPlan& lt, const Problem& p, const Operands& o, void* ws, cudaStream_t s) {
-    if (ws) return lt.lt->run(lt.with_workspace, o, ws, kLtWorkspaceBytes, s);
-    if (!lt.has_without)
+  // Throws when cuBLASLt cannot run this call: it needs workspace, and the stream has none yet.
+  static void require_lt_runs(const LtPlan& lt, const Problem& p, const void* ws) {
+    if (!ws && !lt.has_without)
       throw Error("cuBLASLt needs workspace for " + to_string(p.shape) +
                   ", and the first call on this stream is being captured: make one call on it before capturing");
-    lt.lt->run(lt.without_workspace, o, nullptr, 0, s);
+  }
+
+  static void run_lt_on(const LtPlan& lt, const Problem& p, const Operands& o, void* ws, cudaStream_t s) {
+    require_lt_runs(lt, p, ws);
+    if (ws) lt.lt->run(lt.with_workspace, o, ws, kLtWorkspaceBytes, s);
+    else lt.lt->run(lt.without_workspace, o, nullptr, 0, s);
   }
 
   void run_lt(Plan& plan, const Problem& p, const Operands& o, cudaStream_t stream, std::chrono::steady_clock::time_point now) {
@@ -429,15 +440,21 @@ struct Handle::Impl {
       run_lt_on(lt, p, o, nullptr, stream);
   }
 
-  // The plan's staged buffers on `stream`, made (outside a capture only) on first use.
+  // The plan's staged copies on `stream`, placed (outside a capture only) on first use in the
+  // stream's staging buffer, which grows by half again when a larger one is needed.
   const StagedOperands& staged_operands(Plan& plan, const Problem& p, cudaStream_t stream) {
-    if (auto it = plan.staged.find(stream); it != plan.staged.end()) return *it->second;
+    if (auto it = plan.staged.find(stream); it != plan.staged.end()) return it->second;
     if (is_capturing(stream))
       throw Error("this shape's operands are staged at 16-byte row strides (" + plan.staging.describe() +
-                  "), in buffers made on the stream's first call, and this stream is being captured: make one call "
-                  "of this shape on the stream before capturing");
-    RelaxedCapture relaxed;
-    return *plan.staged.emplace(stream, std::make_unique<StagedOperands>(plan.staging, p.shape, p.layout)).first->second;
+                  "), in buffers placed on the stream's first call of it, and this stream is being captured: make "
+                  "one call of this shape on the stream before capturing");
+    const size_t bytes = plan.staging.staged_bytes(p.shape, p.layout);
+    auto& held = staging_buffers[stream];
+    if (held.empty() || held.back().bytes() < bytes) {
+      RelaxedCapture relaxed;
+      held.emplace_back(held.empty() ? bytes : std::max(bytes, held.back().bytes() + held.back().bytes() / 2));
+    }
+    return plan.staged.emplace(stream, StagedOperands(plan.staging, p.shape, p.layout, held.back().get())).first->second;
   }
 
   // A staged call: the copies in, the aligned call, the copy out, enqueued together on the
@@ -446,8 +463,10 @@ struct Handle::Impl {
                   std::chrono::steady_clock::time_point now) {
     const StagedOperands& staged = staged_operands(plan, p, stream);
     const Operands inner = staged.operands_for(o);
+    // Whatever can refuse the call does so before a copy is enqueued (a capture keeps no half).
     if (plan.kernel && plan.kernel->accepts(inner)) {
       void* ws = plan.kernel->workspace_bytes() > 0 ? splitk_workspace(plan, stream) : nullptr;
+      plan.kernel->ready_for(inner);
       launch(plan, o, stream, replays_now(plan.kernel.get(), stream, now), [&](cudaStream_t s) {
         staged.copy_in(o, s);
         plan.kernel->run_on(inner, s, ws);
@@ -457,6 +476,7 @@ struct Handle::Impl {
     }
     const LtPlan& lt = lt_plan(plan, p, common_alignment(inner.A, inner.B, inner.C));
     void* ws = lt_workspace(stream);
+    require_lt_runs(lt, p, ws);
     launch(plan, o, stream, replays_now(nullptr, stream, now), [&](cudaStream_t s) {
       staged.copy_in(o, s);
       run_lt_on(lt, p, inner, ws, s);

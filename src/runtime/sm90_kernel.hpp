@@ -46,6 +46,9 @@ class Sm90Kernel final : public GemmImpl {
   // Whether these operand addresses suit the kernel's TMA maps and stores (16-byte A and B; C
   // 16-byte for TMA stores, else 4-byte). run() throws on ones that do not.
   bool accepts(const Operands&) const;
+  // Encodes the TMA maps for these operands now (run_on would on first use): a caller that
+  // enqueues other work with the launch can meet a refusal before enqueueing any of it.
+  void ready_for(const Operands& o) { maps_for(o); }
   // The same launch on another stream (the runtime library runs on its caller's streams), with a
   // workspace of at least workspace_bytes() that no other stream uses at the same time and
   // that was zeroed before its first use (split-K leaves it zeroed after each launch).

@@ -13,23 +13,16 @@ void copy_rows(const __half* src, int64_t src_pitch, __half* dst, int64_t dst_pi
                             cudaMemcpyDeviceToDevice, stream));
 }
 
-size_t round_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
-
 }  // namespace
 
-StagedOperands::StagedOperands(const Staging& st, const Shape& s, Layout layout)
-    : staging_(st), shape_(s), layout_(layout), buffer_(st.staged_bytes(s, layout)) {
-  auto* next = static_cast<char*>(buffer_.get());
-  auto take = [&](bool staged, int64_t rows, int64_t pitch) -> __half* {
-    if (!staged) return nullptr;
-    auto* p = reinterpret_cast<__half*>(next);
-    next += round_256(size_t(rows) * size_t(pitch) * 2);
-    return p;
-  };
-  const int64_t b_rows = layout == Layout::tn ? s.N : s.K;
-  a_ = take(st.a, s.M, st.pitches.a);
-  b_ = take(st.b, b_rows, st.pitches.b);
-  c_ = take(st.c, s.M, st.pitches.c);
+StagedOperands::StagedOperands(const Staging& st, const Shape& s, Layout layout, void* buffer)
+    : staging_(st), shape_(s), layout_(layout) {
+  const StagedLayout at = st.layout_of(s, layout);
+  auto* base = static_cast<char*>(buffer);
+  auto place = [&](int64_t offset) { return offset < 0 ? nullptr : reinterpret_cast<__half*>(base + offset); };
+  a_ = place(at.a);
+  b_ = place(at.b);
+  c_ = place(at.c);
 }
 
 Operands StagedOperands::operands_for(const Operands& caller) const {
@@ -44,8 +37,8 @@ void StagedOperands::copy_in(const Operands& caller, cudaStream_t stream) const 
   const Pitches packed = packed_pitches(shape_, layout_);
   if (a_) copy_rows(caller.A, packed.a, a_, staging_.pitches.a, shape_.M, shape_.K, stream);
   if (b_) {
-    const bool tn = layout_ == Layout::tn;
-    copy_rows(caller.B, packed.b, b_, staging_.pitches.b, tn ? shape_.N : shape_.K, tn ? shape_.K : shape_.N, stream);
+    const int64_t rows = rows_of_b(shape_, layout_);
+    copy_rows(caller.B, packed.b, b_, staging_.pitches.b, rows, packed.b, stream);
   }
 }
 

@@ -1,7 +1,7 @@
-// The buffers and copies of a staged call (core/staging.hpp): the operands TMA cannot take are
-// copied, on the call's stream, to buffers whose rows are padded to 16 bytes; the aligned call
-// runs on those; C is copied back. Every copy is an ordinary stream operation (a 2-D memcpy), so
-// a staged call can be captured in a CUDA graph like any other.
+// The copies of a staged call (core/staging.hpp): the operands TMA cannot take are copied, on the
+// call's stream, into buffers whose rows are padded to 16 bytes; the aligned call runs on those;
+// C is copied back. Every copy is an ordinary stream operation (a 2-D memcpy), so a staged call
+// can be captured in a CUDA graph like any other.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -12,10 +12,11 @@ namespace gemmforge {
 
 class StagedOperands {
  public:
-  // Allocates the staged buffers of this problem (nothing is zeroed: no call reads a pad column).
-  StagedOperands(const Staging&, const Shape&, Layout);
+  // The staged copies of this problem laid out in `buffer` (Staging::layout_of; at least
+  // staged_bytes() long, 256-byte aligned), which the caller owns and keeps alive.
+  StagedOperands(const Staging&, const Shape&, Layout, void* buffer);
 
-  // The operands the aligned call takes: the staged buffers where copied, the caller's elsewhere.
+  // The operands the aligned call takes: the staged copies where copied, the caller's elsewhere.
   Operands operands_for(const Operands& caller) const;
   // Enqueues the copies of the caller's A and B that the staging names.
   void copy_in(const Operands& caller, cudaStream_t) const;
@@ -26,7 +27,6 @@ class StagedOperands {
   Staging staging_;
   Shape shape_;
   Layout layout_;
-  DeviceBuffer buffer_;
   __half *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
 };
 

@@ -51,6 +51,17 @@ TEST(Staging, BuffersAndCopiedBytesFollowThePaddedAndPackedRows) {
   EXPECT_EQ(nn.staged_bytes(s, Layout::nn), r256(768u * 50264 * 2) + r256(512u * 50264 * 2));
   // Each copied operand is read and written once, at its packed size.
   EXPECT_DOUBLE_EQ(nn.copied_bytes(s, Layout::nn), 2.0 * 768 * 50257 * 2 + 2.0 * 512 * 50257 * 2);
+  // One buffer: A', B', C' in that order, each from a 256-byte boundary; absent ones take no room.
+  const StagedLayout at = nn.layout_of(s, Layout::nn);
+  EXPECT_EQ(at.a, -1);
+  EXPECT_EQ(at.b, 0);
+  EXPECT_EQ(at.c, int64_t(r256(768u * 50264 * 2)));
+  EXPECT_EQ(at.bytes, nn.staged_bytes(s, Layout::nn));
+  const StagedLayout all = staging_for({7, 7, 7}, Layout::tn).layout_of({7, 7, 7}, Layout::tn);
+  EXPECT_EQ(all.a, 0);
+  EXPECT_EQ(all.b, 256);
+  EXPECT_EQ(all.c, 512);
+  EXPECT_EQ(all.bytes, 768u);
   EXPECT_EQ(pitch_aligned(1), 8);
   EXPECT_EQ(pitch_aligned(8), 8);
   EXPECT_EQ(pitch_aligned(50257), 50264);

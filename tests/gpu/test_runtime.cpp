@@ -195,7 +195,47 @@ TEST(Runtime, StagedCallsServeOddRowsWithTheNeighboursKernel) {
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
   }
-  // A staged shape's first call on a stream makes its buffers, so it cannot be captured; the
+  // Two streams at once on one staged shape, each with its own inputs: each stream stages into
+  // its own buffer, so each C is what the call alone gives.
+  {
+    const Shape s = cases[2].shape;
+    ShapeBuffers one(s, false, ctx->info().l2_bytes, ctx->stream()), two(s, false, ctx->info().l2_bytes, ctx->stream());
+    one.fill_for_timing(21, ctx->stream());
+    two.fill_for_timing(22, ctx->stream());
+    const size_t bytes = size_t(s.M * s.N) * 2;
+    std::vector<unsigned char> alone_one(bytes), alone_two(bytes), together_one(bytes), together_two(bytes);
+    auto call = [&](const ShapeBuffers& b, cudaStream_t st) {
+      const Operands o = b.guarded();
+      h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, st);
+    };
+    auto read = [&](const ShapeBuffers& b, std::vector<unsigned char>& out) {
+      GF_CUDA(cudaMemcpy(out.data(), b.guarded().C, bytes, cudaMemcpyDeviceToHost));
+    };
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    call(one, ctx->stream());
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    call(two, ctx->stream());
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    read(one, alone_one);
+    read(two, alone_two);
+    cudaStream_t s1 = nullptr, s2 = nullptr;
+    GF_CUDA(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    GF_CUDA(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    for (int i = 0; i < 3; ++i) {
+      call(one, s1);
+      call(two, s2);
+    }
+    GF_CUDA(cudaStreamSynchronize(s1));
+    GF_CUDA(cudaStreamSynchronize(s2));
+    read(one, together_one);
+    read(two, together_two);
+    EXPECT_EQ(alone_one, together_one);
+    EXPECT_EQ(alone_two, together_two);
+    EXPECT_NE(alone_one, alone_two);
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+  }
+  // A staged shape's first call on a stream places its copies, so it cannot be captured; the
   // error says what to do, and nothing was enqueued.
   ShapeBuffers buf({8192, 4095, 4096}, false, ctx->info().l2_bytes, ctx->stream());
   const Operands o = buf.guarded();
