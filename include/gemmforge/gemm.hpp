@@ -68,8 +68,9 @@ struct HandleOptions {
   // go to one buffer per stream, as large as the largest staged call on it needs (up to A, B and C
   // together; when a larger one is needed it grows by half again, and earlier ones are kept, since
   // graphs may point at them). A shape's first call on a stream places its copies and therefore
-  // must not be captured. The copies' time is part of the call's. Off: such calls go to cuBLASLt
-  // as they are.
+  // must not be captured. The copies' time is part of the call's. With measure_new_shapes, the
+  // staged plan is measured too (each candidate kernel timed as a staged call, copies included).
+  // Off: such calls go to cuBLASLt as they are.
   // $GEMMFORGE_STAGE_UNALIGNED=1 or =0 overrides this (anything else: UsageError).
   bool stage_unaligned = true;
   enum class Replay { off, except_pdl, except_pdl_back_to_back, all };

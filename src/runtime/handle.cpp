@@ -238,14 +238,28 @@ struct Handle::Impl {
 
   // A new shape's plan by measurement (plan_measurement.hpp); nullopt, with the reason in `why`,
   // if it failed.
-  std::optional<Plan> measured_plan(const Problem& p, std::string& why) {
+  // staged: the candidates are the call's staged_kernels, each timed and gated as a staged call
+  // (copies included) against cuBLASLt on the operands as they are.
+  std::optional<Plan> measured_plan(const Problem& p, std::string& why, bool staged = false) {
     try {
       RelaxedCapture relaxed;
       std::vector<std::string> unusable;
-      auto kernels = nearby_kernels(p, unusable);
+      const Staging staging = staged ? staging_for(p.shape, p.layout) : Staging{};
+      std::vector<std::unique_ptr<Sm90Kernel>> kernels;
+      std::vector<const char*> sources;
+      if (staged) {
+        std::string none;
+        for (auto& k : staged_kernels(p, staging, 1 + kMeasuredNeighbors, none)) {
+          kernels.push_back(std::move(k.kernel));
+          sources.push_back(k.source);
+        }
+        if (kernels.empty()) unusable.push_back(none);
+      } else {
+        kernels = nearby_kernels(p, unusable);
+      }
       std::vector<Sm90Kernel*> raw;
       for (auto& k : kernels) raw.push_back(k.get());
-      const MeasuredChoice m = measure_choice(ctx, p, raw);
+      const MeasuredChoice m = measure_choice(ctx, p, raw, staging);
       std::string detail = m.describe();
       if (!unusable.empty())
         detail += "; " + std::to_string(unusable.size()) + " nearby kernel(s) unusable here, first: " + unusable.front();
@@ -255,6 +269,10 @@ struct Handle::Impl {
       if (m.kernel) {
         plan.kernel = std::move(kernels[*m.kernel]);
         plan.info = {"gemmforge", plan.kernel->note() + "; " + detail};
+        if (staged) {
+          plan.staging = staging;
+          plan.info.detail += staged_note(staging, p, sources[*m.kernel]);
+        }
         return plan;
       }
       auto lt = std::make_unique<LtPlan>(ctx.cublaslt(), p, 256, plan.cublaslt_algo, plan.pitches(p));
@@ -275,16 +293,20 @@ struct Handle::Impl {
   Plan make_plan(const Problem& p, bool may_measure) {
     const bool in_table = table && table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc});
     // A call whose rows TMA cannot take is staged where that pays and a Hopper kernel of the
-    // table takes its rows. Such a plan is not measured (plan measurement times packed operands).
-    std::string why_not_staged;
-    if (!in_table && staged_problem(p))
-      if (auto staged = staged_plan(p, why_not_staged)) return std::move(*staged);
+    // table takes its rows (measured, as a staged call, when new shapes are measured).
+    const bool staged = !in_table && staged_problem(p);
     std::string measure_note;
     // Another GPU's table decided nothing for this one: every plan is measured.
     if ((options.measure_new_shapes && !in_table) || table_of_other_gpu) {
       if (!may_measure) measure_note = "; not measured: its plan was made during a graph capture";
-      else if (auto measured = measured_plan(p, measure_note)) return std::move(*measured);
+      else if (auto measured = measured_plan(p, measure_note, staged)) return std::move(*measured);
     }
+    std::string why_not_staged;
+    if (staged)
+      if (auto plan = staged_plan(p, why_not_staged)) {
+        plan->info.detail += measure_note;
+        return std::move(*plan);
+      }
     Plan plan = unmeasured_plan(p, why_not_staged);
     plan.info.detail += measure_note;
     return plan;
@@ -317,34 +339,58 @@ struct Handle::Impl {
   // else of the nearest tuned shapes, built for any shape. cuBLASLt gains nothing from staged rows
   // (it kept its unaligned kernel at padded strides: session 33's call 2), so without such a
   // kernel the call is not staged; nullopt then, with the reason in `why`.
-  std::optional<Plan> staged_plan(const Problem& p, std::string& why) {
-    Plan plan;
-    plan.staging = staging_for(p.shape, p.layout);
+  struct StagedKernel {
+    std::unique_ptr<Sm90Kernel> kernel;
+    const char* source;  // where in the table it came from
+  };
+  // The Hopper kernels that can serve a staged call (built for any shape, prepared for its
+  // pitches), in order: its aligned neighbour M × N8 × K8's entry or class rule, then the nearest
+  // tuned shapes'. At most `count`; `why` says why there are none.
+  std::vector<StagedKernel> staged_kernels(const Problem& p, const Staging& st, size_t count, std::string& why) {
     const Shape neighbour{p.shape.M, pitch_aligned(p.shape.N), pitch_aligned(p.shape.K)};
-    std::vector<std::pair<TableEntry, const char*>> entries;  // and where each came from
+    std::vector<std::pair<TableEntry, const char*>> entries;
     if (auto e = table->lookup(neighbour, p.layout, p.acc); e && e->config)
       entries.emplace_back(*e, e->from_rule ? "its neighbour's class rule" : "its neighbour's entry");
     for (auto& e : table->nearest_kernels(neighbour, p.layout, p.acc, kMeasuredNeighbors))
       entries.emplace_back(e, "a nearby shape's kernel");
     why = "no Hopper kernel of the table takes its staged rows";
+    std::vector<StagedKernel> out;
     std::set<std::string> tried;
     for (const auto& [e, source] : entries) {
+      if (out.size() >= count) break;
       const KernelCandidate served = served_launch(e, p);
       if (!tried.insert(served.name()).second) continue;
-      if (!why_not_supported(served.config, p, plan.staging.pitches).empty()) continue;
-      if (install(plan, plan.kernel, p, why, [&] {
-            auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config));
-            k->use_caller_workspace();
-            k->set_pitches(plan.staging.pitches);
-            return k;
-          })) {
-        plan.info.detail += std::string("; ") + source + ", staged: " + plan.staging.describe() + " (" +
-                            std::to_string(int64_t(plan.staging.copied_bytes(p.shape, p.layout) / 1e6 + 0.5)) +
-                            " MB copied per call)";
-        return plan;
+      if (!why_not_supported(served.config, p, st.pitches).empty()) continue;
+      try {
+        auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config));
+        k->use_caller_workspace();
+        k->set_pitches(st.pitches);
+        k->prepare(p, {});
+        out.push_back({std::move(k), source});
+      } catch (const Error& err) {
+        why = std::string("the table's kernel is unusable here: ") + err.what();
       }
     }
-    return std::nullopt;
+    return out;
+  }
+
+  static std::string staged_note(const Staging& st, const Problem& p, const char* source) {
+    return std::string("; ") + source + ", staged: " + st.describe() + " (" +
+           std::to_string(int64_t(st.copied_bytes(p.shape, p.layout) / 1e6 + 0.5)) + " MB copied per call)";
+  }
+
+  // A call whose row strides TMA cannot take, staged (core/staging.hpp) and served by the first
+  // of its staged_kernels. cuBLASLt gains nothing from staged rows (it kept its unaligned kernel
+  // at padded strides: session 33's call 2), so without such a kernel the call is not staged;
+  // nullopt then, with the reason in `why`.
+  std::optional<Plan> staged_plan(const Problem& p, std::string& why) {
+    Plan plan;
+    plan.staging = staging_for(p.shape, p.layout);
+    auto kernels = staged_kernels(p, plan.staging, 1, why);
+    if (kernels.empty()) return std::nullopt;
+    plan.kernel = std::move(kernels.front().kernel);
+    plan.info = {"gemmforge", plan.kernel->note() + staged_note(plan.staging, p, kernels.front().source)};
+    return plan;
   }
 
   // The table's entry or rule, else cuBLASLt's heuristic. why_not_staged: why a call that could

@@ -6,6 +6,7 @@
 #include "eval/fastest_of.hpp"
 #include "eval/lt_matmul.hpp"
 #include "eval/verify.hpp"
+#include "runtime/staged_operands.hpp"
 #include "runtime/table.hpp"
 
 namespace gemmforge {
@@ -15,16 +16,26 @@ static_assert(kLtWorkspaceBytes == DeviceContext::kWorkspaceBytes,
 
 namespace {
 
+// One kernel's call on `stream`: staged (the copies in, the kernel, the copy out) when `staged`.
+void run_kernel(Sm90Kernel& k, const StagedOperands* staged, const Operands& o, cudaStream_t stream, void* workspace) {
+  if (!staged) return k.run_on(o, stream, workspace);
+  staged->copy_in(o, stream);
+  k.run_on(staged->operands_for(o), stream, workspace);
+  staged->copy_out(o.C, stream);
+}
+
 // The kernel as the gate sees it: launched on the gate's stream, with its measurement workspace.
 class GatedKernel final : public GemmImpl {
  public:
-  GatedKernel(Sm90Kernel& k, void* workspace, cudaStream_t stream) : k_(k), workspace_(workspace), stream_(stream) {}
+  GatedKernel(Sm90Kernel& k, const StagedOperands* staged, void* workspace, cudaStream_t stream)
+      : k_(k), staged_(staged), workspace_(workspace), stream_(stream) {}
   std::string name() const override { return "gemmforge"; }
   void prepare(const Problem&, const std::vector<Operands>&) override {}
-  void run(const Operands& o) override { k_.run_on(o, stream_, workspace_); }
+  void run(const Operands& o) override { run_kernel(k_, staged_, o, stream_, workspace_); }
 
  private:
   Sm90Kernel& k_;
+  const StagedOperands* staged_;
   void* workspace_;
   cudaStream_t stream_;
 };
@@ -60,19 +71,26 @@ MeasuredPick pick_measured(const std::vector<double>& kernel_medians, const std:
   return p;
 }
 
-MeasuredChoice measure_choice(DeviceContext& ctx, const Problem& p, const std::vector<Sm90Kernel*>& kernels) {
+MeasuredChoice measure_choice(DeviceContext& ctx, const Problem& p, const std::vector<Sm90Kernel*>& kernels,
+                              const Staging& staging) {
   const Shape& s = p.shape;
   // The operands the gate also uses, timed with random normal data as the bench times them.
   ShapeBuffers buf(s, false, ctx.info().l2_bytes, ctx.stream());
   buf.fill_for_timing(1, ctx.stream());
   const Operands o = buf.guarded();
+  DeviceBuffer staging_buffer(staging.any() ? staging.staged_bytes(s, p.layout) : 0);
+  std::optional<StagedOperands> staged;
+  if (staging.any()) staged.emplace(staging, s, p.layout, staging_buffer.get());
+  const StagedOperands* staged_ptr = staged ? &*staged : nullptr;
 
   std::vector<Launch> launches;
   std::vector<DeviceBuffer> splitk_workspaces;
   for (Sm90Kernel* k : kernels) {
     splitk_workspaces.emplace_back(std::max<size_t>(k->workspace_bytes(), 16));
     GF_CUDA(cudaMemsetAsync(splitk_workspaces.back().get(), 0, splitk_workspaces.back().bytes(), ctx.stream()));
-    launches.push_back([k, ws = splitk_workspaces.back().get()](const Operands& x, cudaStream_t st) { k->run_on(x, st, ws); });
+    launches.push_back([k, staged_ptr, ws = splitk_workspaces.back().get()](const Operands& x, cudaStream_t st) {
+      run_kernel(*k, staged_ptr, x, st, ws);
+    });
   }
   LtMatmul lt(ctx.cublaslt(), p);
   const auto algos = lt.heuristic(kLtHeuristicCount, kLtWorkspaceBytes, 256);
@@ -96,7 +114,7 @@ MeasuredChoice measure_choice(DeviceContext& ctx, const Problem& p, const std::v
     m.cublaslt_us = lt_medians[*pick.cublaslt];
   }
   if (pick.kernel) {
-    GatedKernel gated(*kernels[*pick.kernel], splitk_workspaces[*pick.kernel].get(), ctx.stream());
+    GatedKernel gated(*kernels[*pick.kernel], staged_ptr, splitk_workspaces[*pick.kernel].get(), ctx.stream());
     CorrectnessGate gate(ctx, buf, p.acc, GateOptions{});
     const Verdict v = gate.check({{&gated, p.layout}})[0];
     m.kernel_verdict = v.text();

@@ -41,8 +41,11 @@ MeasuredPick pick_measured(const std::vector<double>& kernel_medians, const std:
 
 // `kernels` are prepared for the problem and take the caller's workspace; each gets its own zeroed
 // split-K workspace here. A kernel that would be chosen must first pass the correctness gate on
-// this shape. Allocates and frees scratch memory (cudaFree waits for the whole device). Throws
-// Error when nothing at all could run.
-MeasuredChoice measure_choice(DeviceContext&, const Problem&, const std::vector<Sm90Kernel*>& kernels);
+// this shape. With a `staging` (core/staging.hpp), the kernels are prepared for its pitches and
+// each is timed and gated as a staged call: the copies in, the kernel, the copy out. Allocates
+// and frees scratch memory (cudaFree waits for the whole device). Throws Error when nothing at
+// all could run.
+MeasuredChoice measure_choice(DeviceContext&, const Problem&, const std::vector<Sm90Kernel*>& kernels,
+                              const Staging& staging = {});
 
 }  // namespace gemmforge
