@@ -291,10 +291,14 @@ struct Handle::Impl {
   }
 
   Plan make_plan(const Problem& p, bool may_measure) {
-    const bool in_table = table && table->exact.count({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc});
+    const auto exact = table ? table->exact.find({p.shape.M, p.shape.N, p.shape.K, p.layout, p.acc})
+                             : decltype(table->exact.end()){};
+    const bool in_table = table && exact != table->exact.end();
     // A call whose rows TMA cannot take is staged where that pays and a Hopper kernel of the
-    // table takes its rows (measured, as a staged call, when new shapes are measured).
-    const bool staged = !in_table && staged_problem(p);
+    // table takes its rows (measured, as a staged call, when new shapes are measured). Its own
+    // entry decides instead only if it names a kernel: the tuner times packed operands, so an
+    // entry naming cuBLASLt for such a shape never saw a staged kernel.
+    const bool staged = !(in_table && exact->second.names_a_kernel()) && staged_problem(p);
     std::string measure_note;
     // Another GPU's table decided nothing for this one: every plan is measured.
     if ((options.measure_new_shapes && !in_table) || table_of_other_gpu) {
