@@ -64,13 +64,12 @@ struct HandleOptions {
   // (A and B in, C out), and the call runs at full speed on those: as its aligned neighbour
   // (N and K rounded up to multiples of 8) is served by one of the table's Hopper kernels, on the
   // real dimensions; only where that should pay (at least 0.5 GFLOP, and copies cheap beside
-  // cuBLASLt's unaligned kernel: core/staging.hpp). The copies
+  // cuBLASLt's unaligned kernel: core/staging.hpp), and never with another GPU's table. The copies
   // go to one buffer per stream, as large as the largest staged call on it needs (up to A, B and C
   // together; when a larger one is needed it grows by half again, and earlier ones are kept, since
   // graphs may point at them). A shape's first call on a stream places its copies and therefore
-  // must not be captured. The copies' time is part of the call's. With measure_new_shapes (and
-  // with another GPU's table), the staged plan is measured too (each candidate kernel timed as a
-  // staged call, copies included).
+  // must not be captured. The copies' time is part of the call's. With measure_new_shapes, the
+  // staged plan is measured too (each candidate kernel timed as a staged call, copies included).
   // Off: such calls go to cuBLASLt as they are.
   // $GEMMFORGE_STAGE_UNALIGNED=1 or =0 overrides this (anything else: UsageError).
   bool stage_unaligned = true;

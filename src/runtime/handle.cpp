@@ -332,9 +332,11 @@ struct Handle::Impl {
     }
   }
 
+  // Not with another GPU's table, whose every plan is to be measured: measured staged plans
+  // (measured_plan) would serve it, but that pairing has not run on a GPU yet.
   bool staged_problem(const Problem& p) const {
-    return options.stage_unaligned && options.use_gemmforge_kernels && table && ctx.info().cc_major == 9 &&
-           worth_staging(p.shape, p.layout);
+    return options.stage_unaligned && options.use_gemmforge_kernels && table && !table_of_other_gpu &&
+           ctx.info().cc_major == 9 && worth_staging(p.shape, p.layout);
   }
 
   // A call whose row strides TMA cannot take, staged (core/staging.hpp) and served by a Hopper
