@@ -339,11 +339,6 @@ struct Handle::Impl {
            ctx.info().cc_major == 9 && worth_staging(p.shape, p.layout);
   }
 
-  // A call whose row strides TMA cannot take, staged (core/staging.hpp) and served by a Hopper
-  // kernel on the real dimensions: the kernel of its aligned neighbour M × N8 × K8's entry or rule,
-  // else of the nearest tuned shapes, built for any shape. cuBLASLt gains nothing from staged rows
-  // (it kept its unaligned kernel at padded strides: session 33's call 2), so without such a
-  // kernel the call is not staged; nullopt then, with the reason in `why`.
   struct StagedKernel {
     std::unique_ptr<Sm90Kernel> kernel;
     const char* source;  // where in the table it came from
