@@ -1,5 +1,6 @@
 // On/off settings that an environment variable may override (the runtime library's
-// $GEMMFORGE_MEASURE_NEW_SHAPES, $GEMMFORGE_TABLE_FROM_OTHER_GPU), read the same way everywhere.
+// $GEMMFORGE_MEASURE_NEW_SHAPES, $GEMMFORGE_TABLE_FROM_OTHER_GPU, $GEMMFORGE_STAGE_UNALIGNED), read
+// the same way everywhere.
 #pragma once
 
 namespace gemmforge {

@@ -49,6 +49,9 @@ struct Staging {
 // Rounds n up to a multiple of 8 elements (16 bytes of fp16).
 constexpr int64_t pitch_aligned(int64_t n) { return (n + 7) / 8 * 8; }
 
+// The aligned neighbour whose table decision a staged call takes: M × N8 × K8.
+constexpr Shape aligned_neighbour(const Shape& s) { return {s.M, pitch_aligned(s.N), pitch_aligned(s.K)}; }
+
 // What a call of this shape and layout must stage: A when K is not a multiple of 8; B when its row
 // (K in tn, N in nn) is not; C when N is not.
 Staging staging_for(const Shape&, Layout);

@@ -222,7 +222,6 @@ std::string trace_units_csv(const TraceSummary& s) {
   return out;
 }
 
-
 std::string trace_kblocks_table(const TraceSummary& s) {
   if (s.kblocks.empty()) return "";
   int positions = 0;

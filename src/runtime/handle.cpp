@@ -208,29 +208,41 @@ struct Handle::Impl {
     return {config_for_launch(*e.config, knobs), knobs};
   }
 
-  // The kernels worth timing for a shape the table does not name: its class rule's and those of
-  // the nearest tuned shapes, as this shape would launch them.
+  struct NearbyKernel {
+    std::unique_ptr<Sm90Kernel> kernel;
+    const char* source;  // where in the table it came from, for the plan's detail
+  };
+  // The Hopper kernels worth timing or serving for a shape the table does not name, as this shape
+  // launches them at these row strides: those of the entry or class rule of `looked_up` (the shape
+  // itself, or a staged call's aligned neighbour), then the nearest tuned shapes', at most `count`.
   // `unusable` collects the kernels that could not be built or prepared here, with the reason.
-  std::vector<std::unique_ptr<Sm90Kernel>> nearby_kernels(const Problem& p, std::vector<std::string>& unusable) {
-    std::vector<std::unique_ptr<Sm90Kernel>> out;
+  std::vector<NearbyKernel> nearby_kernels(const Problem& p, const Shape& looked_up, const Pitches& pitches,
+                                           size_t count, std::vector<std::string>& unusable) {
+    std::vector<NearbyKernel> out;
     if (!table || !options.use_gemmforge_kernels || ctx.info().cc_major != 9) return out;
-    std::vector<TableEntry> entries;
-    if (auto rule = table->lookup(p.shape, p.layout, p.acc); rule && rule->config) entries.push_back(*rule);
-    else if (rule && rule->sm80)  // measure_choice times Hopper kernels against cuBLASLt only
-      unusable.push_back("the class rule's sm80 kernel " + rule->sm80->name() + " is not timed at plan time");
-    for (auto& e : table->nearest_kernels(p.shape, p.layout, p.acc, kMeasuredNeighbors)) entries.push_back(e);
+    std::vector<std::pair<TableEntry, const char*>> entries;
+    const bool neighbour = !(looked_up == p.shape);
+    if (auto e = table->lookup(looked_up, p.layout, p.acc); e && e->config)
+      entries.emplace_back(*e, e->from_rule ? (neighbour ? "its neighbour's class rule" : "its class rule")
+                                            : (neighbour ? "its neighbour's entry" : "its entry"));
+    else if (e && e->sm80)  // measure_choice times Hopper kernels against cuBLASLt only
+      unusable.push_back("the class rule's sm80 kernel " + e->sm80->name() + " is not timed at plan time");
+    for (auto& e : table->nearest_kernels(looked_up, p.layout, p.acc, kMeasuredNeighbors))
+      entries.emplace_back(e, "a nearby shape's kernel");
     std::set<std::string> names;
-    for (const auto& e : entries) {
-      if (!why_not_supported(*e.config, p).empty()) continue;
+    for (const auto& [e, source] : entries) {
+      if (out.size() >= count) break;
       const KernelCandidate served = served_launch(e, p);
+      if (!why_not_supported(served.config, p, pitches).empty()) continue;
       if (!names.insert(served.name()).second) continue;
       try {
         auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config));
         k->use_caller_workspace();
+        k->set_pitches(pitches);
         k->prepare(p, {});
-        out.push_back(std::move(k));
-      } catch (const Error& e) {  // not a candidate; the plan's detail says why
-        unusable.push_back(e.what());
+        out.push_back({std::move(k), source});
+      } catch (const Error& err) {  // not a candidate; the plan's detail says why
+        unusable.push_back(err.what());
       }
     }
     return out;
@@ -245,20 +257,11 @@ struct Handle::Impl {
       RelaxedCapture relaxed;
       std::vector<std::string> unusable;
       const Staging staging = staged ? staging_for(p.shape, p.layout) : Staging{};
-      std::vector<std::unique_ptr<Sm90Kernel>> kernels;
-      std::vector<const char*> sources;
-      if (staged) {
-        std::string none;
-        for (auto& k : staged_kernels(p, staging, 1 + kMeasuredNeighbors, none)) {
-          kernels.push_back(std::move(k.kernel));
-          sources.push_back(k.source);
-        }
-        if (kernels.empty()) unusable.push_back(none);
-      } else {
-        kernels = nearby_kernels(p, unusable);
-      }
+      auto kernels = nearby_kernels(p, staged ? aligned_neighbour(p.shape) : p.shape,
+                                    staged ? staging.pitches : packed_pitches(p.shape, p.layout),
+                                    1 + kMeasuredNeighbors, unusable);
       std::vector<Sm90Kernel*> raw;
-      for (auto& k : kernels) raw.push_back(k.get());
+      for (auto& k : kernels) raw.push_back(k.kernel.get());
       const MeasuredChoice m = measure_choice(ctx, p, raw, staging);
       std::string detail = m.describe();
       if (!unusable.empty())
@@ -267,11 +270,11 @@ struct Handle::Impl {
       // cuBLASLt's fastest also serves the calls whose operands the kernel cannot take.
       plan.cublaslt_algo = m.cublaslt_algo;
       if (m.kernel) {
-        plan.kernel = std::move(kernels[*m.kernel]);
+        plan.kernel = std::move(kernels[*m.kernel].kernel);
         plan.info = {"gemmforge", plan.kernel->note() + "; " + detail};
         if (staged) {
           plan.staging = staging;
-          plan.info.detail += staged_note(staging, p, sources[*m.kernel]);
+          plan.info.detail += staged_note(staging, p, kernels[*m.kernel].source);
         }
         return plan;
       }
@@ -339,55 +342,25 @@ struct Handle::Impl {
            ctx.info().cc_major == 9 && worth_staging(p.shape, p.layout);
   }
 
-  struct StagedKernel {
-    std::unique_ptr<Sm90Kernel> kernel;
-    const char* source;  // where in the table it came from
-  };
-  // The Hopper kernels that can serve a staged call (built for any shape, prepared for its
-  // pitches), in order: its aligned neighbour M × N8 × K8's entry or class rule, then the nearest
-  // tuned shapes'. At most `count`; `why` says why there are none.
-  std::vector<StagedKernel> staged_kernels(const Problem& p, const Staging& st, size_t count, std::string& why) {
-    const Shape neighbour{p.shape.M, pitch_aligned(p.shape.N), pitch_aligned(p.shape.K)};
-    std::vector<std::pair<TableEntry, const char*>> entries;
-    if (auto e = table->lookup(neighbour, p.layout, p.acc); e && e->config)
-      entries.emplace_back(*e, e->from_rule ? "its neighbour's class rule" : "its neighbour's entry");
-    for (auto& e : table->nearest_kernels(neighbour, p.layout, p.acc, kMeasuredNeighbors))
-      entries.emplace_back(e, "a nearby shape's kernel");
-    why = "no Hopper kernel of the table takes its staged rows";
-    std::vector<StagedKernel> out;
-    std::set<std::string> tried;
-    for (const auto& [e, source] : entries) {
-      if (out.size() >= count) break;
-      const KernelCandidate served = served_launch(e, p);
-      if (!tried.insert(served.name()).second) continue;
-      if (!why_not_supported(served.config, p, st.pitches).empty()) continue;
-      try {
-        auto k = std::make_unique<Sm90Kernel>(ctx, served.config, served.knobs, load(served.config));
-        k->use_caller_workspace();
-        k->set_pitches(st.pitches);
-        k->prepare(p, {});
-        out.push_back({std::move(k), source});
-      } catch (const Error& err) {
-        why = std::string("the table's kernel is unusable here: ") + err.what();
-      }
-    }
-    return out;
-  }
-
   static std::string staged_note(const Staging& st, const Problem& p, const char* source) {
     return std::string("; ") + source + ", staged: " + st.describe() + " (" +
            std::to_string(int64_t(st.copied_bytes(p.shape, p.layout) / 1e6 + 0.5)) + " MB copied per call)";
   }
 
-  // A call whose row strides TMA cannot take, staged (core/staging.hpp) and served by the first
-  // of its staged_kernels. cuBLASLt gains nothing from staged rows (it kept its unaligned kernel
-  // at padded strides: session 33's call 2), so without such a kernel the call is not staged;
-  // nullopt then, with the reason in `why`.
+  // A call whose row strides TMA cannot take, staged (core/staging.hpp) and served by the first of
+  // its aligned neighbour's nearby_kernels that takes the staged rows. cuBLASLt gains nothing from
+  // staged rows (it kept its unaligned kernel at padded strides: session 33's call 2), so without
+  // such a kernel the call is not staged; nullopt then, with the reason in `why`.
   std::optional<Plan> staged_plan(const Problem& p, std::string& why) {
     Plan plan;
     plan.staging = staging_for(p.shape, p.layout);
-    auto kernels = staged_kernels(p, plan.staging, 1, why);
-    if (kernels.empty()) return std::nullopt;
+    std::vector<std::string> unusable;
+    auto kernels = nearby_kernels(p, aligned_neighbour(p.shape), plan.staging.pitches, 1, unusable);
+    if (kernels.empty()) {
+      why = unusable.empty() ? "no Hopper kernel of the table takes its staged rows"
+                             : "the table's kernel is unusable here: " + unusable.front();
+      return std::nullopt;
+    }
     plan.kernel = std::move(kernels.front().kernel);
     plan.info = {"gemmforge", plan.kernel->note() + staged_note(plan.staging, p, kernels.front().source)};
     return plan;

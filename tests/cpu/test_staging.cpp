@@ -62,6 +62,7 @@ TEST(Staging, BuffersAndCopiedBytesFollowThePaddedAndPackedRows) {
   EXPECT_EQ(all.b, 256);
   EXPECT_EQ(all.c, 512);
   EXPECT_EQ(all.bytes, 768u);
+  EXPECT_EQ(aligned_neighbour({4095, 50257, 4095}), (Shape{4095, 50264, 4096}));  // M keeps its value
   EXPECT_EQ(pitch_aligned(1), 8);
   EXPECT_EQ(pitch_aligned(8), 8);
   EXPECT_EQ(pitch_aligned(50257), 50264);
