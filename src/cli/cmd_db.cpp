@@ -17,6 +17,7 @@
 #include "runtime/table_builds.hpp"
 #include "search/results_db.hpp"
 #include "tune/carry.hpp"
+#include "tune/fastest_kernels.hpp"
 
 namespace gemmforge::cli {
 namespace {
@@ -163,6 +164,48 @@ int carry(const std::string& db, const std::string& from_dir, const std::string&
   return kExitOk;
 }
 
+// --table's entries that name cuBLASLt get the fastest kernel of ours --db measured there
+// (tune::add_fastest_kernels), written to --table-out. The database must hold results of the
+// table's GPU, architecture and kernel source: its decisions are what the table was made from.
+int add_fastest(const std::string& db_path, const std::string& in_path, const std::string& out_path) {
+  Table table;
+  DbEnvironment env;
+  as_usage_error([&] {
+    ResultsDb::check_file(db_path);
+    if (!std::filesystem::exists(db_path)) throw Error("--db " + db_path + " does not exist");
+    try {
+      std::ifstream in(in_path);
+      if (!in) throw Error("cannot read the file");
+      const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+      if (!j.is_object()) throw Error("not a JSON dispatch table");
+      table = table_from_json(j, TableExpectation{j.value("gpu", ""), j.value("arch", ""),
+                                                  j.value("kernel_source_hash", "")});
+    } catch (const Error& e) {
+      throw Error("--table " + in_path + ": " + e.what());
+    }
+    env.gpu = table.gpu, env.arch = table.arch, env.kernel_source_hash = table.kernel_source_hash;
+    std::string seen;
+    bool found = false;
+    for (const auto& e : ResultsDb::environments(db_path)) {
+      seen += "\n  " + e.key();
+      found = found || e.key() == env.key();
+    }
+    if (!found)
+      throw Error("--db " + db_path + " holds no results of the table's environment " + env.key() +
+                  " (carry them to its kernel source first: db carry); its environments:" + (seen.empty() ? " none" : seen));
+  });
+  const tune::FastestAdded r = [&] {
+    ResultsDb db(db_path, env);
+    return tune::add_fastest_kernels(table, db);
+  }();
+  write_file_atomically(out_path, table.to_json().dump(1) + "\n");
+  std::cout << in_path << ": " << r.added << " of " << r.cublaslt_entries
+            << " entries that name cuBLASLt now keep our fastest kernel there (" << r.no_decision
+            << " without a decision in the database, " << r.none_generic
+            << " whose fastest were sm80 or built for the one shape); wrote " << out_path << "\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_db(CLI::App& app, int& exit_code) {
@@ -187,7 +230,12 @@ void add_db(CLI::App& app, int& exit_code) {
       "With --table T --table-out OUT, a dispatch table tuned under the old source is written for the\n"
       "current one when every kernel it serves builds to the same code from both (else nothing is written\n"
       "and the kernels that differ are named):\n"
-      "  gemmforge db carry --from-kernels /tmp/old/kernels --table tables/h200.json --table-out tables/h200.json");
+      "  gemmforge db carry --from-kernels /tmp/old/kernels --table tables/h200.json --table-out tables/h200.json\n\n"
+      "`db fastest` keeps, beside each of a table's entries that name cuBLASLt, the fastest kernel of ours\n"
+      "the database measured there (it lost or tied). Calls whose rows TMA cannot take are staged and served\n"
+      "by their aligned neighbour's kernel, and there cuBLASLt's alternative is far slower: that kernel is\n"
+      "the one to take. `gemmforge tune` writes them itself; this adds them to a table tuned before:\n"
+      "  gemmforge db fastest --db tune.sqlite --table tables/h100.json --table-out tables/h100.json");
   auto db = std::make_shared<std::string>();
   auto dir = std::make_shared<std::string>();
   auto* out = cmd->add_subcommand("export", "Write every table of --db as --dir/db-<table>.csv.gz");
@@ -238,6 +286,13 @@ void add_db(CLI::App& app, int& exit_code) {
     if (!db->empty()) exit_code = carry(*db, *from, "gemmforge db carry --db " + *db + " --from-kernels " + *from);
     if (!table_in->empty() && exit_code == kExitOk) exit_code = carry_table(*table_in, *table_out, *from);
   });
+  auto* fast = cmd->add_subcommand(
+      "fastest", "Keep, beside each of --table's entries that name cuBLASLt, the fastest kernel of ours --db measured "
+                 "there (staged calls use it; no GPU)");
+  fast->add_option("--db", *db, "the results database the table was tuned into (its GPU and kernel source)")->required();
+  fast->add_option("--table", *table_in, "the dispatch table")->required();
+  fast->add_option("--table-out", *table_out, "where the table goes (may be --table itself)")->required();
+  fast->callback([db, table_in, table_out, &exit_code] { exit_code = add_fastest(*db, *table_in, *table_out); });
 }
 
 }  // namespace gemmforge::cli

@@ -215,20 +215,26 @@ struct Handle::Impl {
   // The Hopper kernels worth timing or serving for a shape the table does not name, as this shape
   // launches them at these row strides: those of the entry or class rule of `looked_up` (the shape
   // itself, or a staged call's aligned neighbour), then the nearest tuned shapes', at most `count`.
+  // staged: the call is staged, so cuBLASLt's alternative is its kernel without TMA, several
+  // times slower (session 33): where an entry names cuBLASLt, our fastest kernel there counts.
   // `unusable` collects the kernels that could not be built or prepared here, with the reason.
   std::vector<NearbyKernel> nearby_kernels(const Problem& p, const Shape& looked_up, const Pitches& pitches,
-                                           size_t count, std::vector<std::string>& unusable) {
+                                           bool staged, size_t count, std::vector<std::string>& unusable) {
     std::vector<NearbyKernel> out;
     if (!table || !options.use_gemmforge_kernels || ctx.info().cc_major != 9) return out;
     std::vector<std::pair<TableEntry, const char*>> entries;
     const bool neighbour = !(looked_up == p.shape);
-    if (auto e = table->lookup(looked_up, p.layout, p.acc); e && e->config)
+    const auto e = table->lookup(looked_up, p.layout, p.acc);
+    if (e && e->config)
       entries.emplace_back(*e, e->from_rule ? (neighbour ? "its neighbour's class rule" : "its class rule")
                                             : (neighbour ? "its neighbour's entry" : "its entry"));
+    else if (auto f = e ? e->as_fastest() : std::nullopt; f && staged)
+      entries.emplace_back(*f, neighbour ? "its neighbour's fastest kernel (cuBLASLt is served there)"
+                                         : "its fastest kernel (cuBLASLt is served there)");
     else if (e && e->sm80)  // measure_choice times Hopper kernels against cuBLASLt only
       unusable.push_back("the class rule's sm80 kernel " + e->sm80->name() + " is not timed at plan time");
-    for (auto& e : table->nearest_kernels(looked_up, p.layout, p.acc, kMeasuredNeighbors))
-      entries.emplace_back(e, "a nearby shape's kernel");
+    for (auto& near : table->nearest_kernels(looked_up, p.layout, p.acc, kMeasuredNeighbors, staged))
+      entries.emplace_back(near, "a nearby shape's kernel");
     std::set<std::string> names;
     for (const auto& [e, source] : entries) {
       if (out.size() >= count) break;
@@ -250,7 +256,7 @@ struct Handle::Impl {
 
   // A new shape's plan by measurement (plan_measurement.hpp); nullopt, with the reason in `why`,
   // if it failed.
-  // staged: the candidates are the call's staged_kernels, each timed and gated as a staged call
+  // staged: the candidates are the aligned neighbour's nearby_kernels, each timed and gated as a staged call
   // (copies included) against cuBLASLt on the operands as they are.
   std::optional<Plan> measured_plan(const Problem& p, std::string& why, bool staged = false) {
     try {
@@ -258,7 +264,7 @@ struct Handle::Impl {
       std::vector<std::string> unusable;
       const Staging staging = staged ? staging_for(p.shape, p.layout) : Staging{};
       auto kernels = nearby_kernels(p, staged ? aligned_neighbour(p.shape) : p.shape,
-                                    staged ? staging.pitches : packed_pitches(p.shape, p.layout),
+                                    staged ? staging.pitches : packed_pitches(p.shape, p.layout), staged,
                                     1 + kMeasuredNeighbors, unusable);
       std::vector<Sm90Kernel*> raw;
       for (auto& k : kernels) raw.push_back(k.kernel.get());
@@ -355,7 +361,7 @@ struct Handle::Impl {
     Plan plan;
     plan.staging = staging_for(p.shape, p.layout);
     std::vector<std::string> unusable;
-    auto kernels = nearby_kernels(p, aligned_neighbour(p.shape), plan.staging.pitches, 1, unusable);
+    auto kernels = nearby_kernels(p, aligned_neighbour(p.shape), plan.staging.pitches, true, 1, unusable);
     if (kernels.empty()) {
       why = unusable.empty() ? "no Hopper kernel of the table takes its staged rows"
                              : "the table's kernel is unusable here: " + unusable.front();

@@ -11,17 +11,45 @@ namespace gemmforge {
 
 namespace {
 
+KernelConfig hopper_config_from_json(const nlohmann::json& c, Layout layout, Accum acc) {
+  KernelConfig k = KernelConfig::from_json(c);
+  if (k.layout != layout || k.acc != acc) throw Error("config " + k.name() + " is for another layout or accumulator");
+  if (auto p = validity_problems(k); !p.empty()) throw Error("config " + k.name() + " is not valid: " + p.front());
+  return k;
+}
+
+// A fastest kernel is kept by its candidate name (config and launch knobs in one word): the
+// tables hold one beside most cuBLASLt entries, and a JSON config each would double their size.
+FastestKernel fastest_from_json(const nlohmann::json& j, Layout layout, Accum acc) {
+  if (!j.contains("fastest_kernel") || !j.contains("fastest_speedup"))
+    throw Error("fastest_kernel and fastest_speedup go together");
+  if (!j.at("fastest_kernel").is_string()) throw Error("fastest_kernel must be a Hopper candidate's name");
+  const std::string name = j.at("fastest_kernel").get<std::string>();
+  FastestKernel f;
+  std::tie(f.config, f.knobs) = parse_hopper_candidate_name(name);
+  if (f.config.layout != layout || f.config.acc != acc)
+    throw Error("fastest_kernel " + name + " is for another layout or accumulator");
+  if (auto p = validity_problems(f.config); !p.empty()) throw Error("fastest_kernel " + name + " is not valid: " + p.front());
+  if (auto p = launch_problem(f.config, f.knobs); !p.empty()) throw Error("fastest_kernel " + name + ": " + p);
+  f.speedup = j.at("fastest_speedup").get<double>();
+  if (!(f.speedup > 0)) throw Error("fastest_speedup must be above 0");
+  return f;
+}
+
 // `exact`: an entry for one shape (it may name a kernel built for that shape), not a class rule.
 TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc, bool exact) {
   TableEntry e;
   e.speedup = j.value("speedup_vs_cublaslt", 0.0);
   const auto& c = j.at("config");
+  if ((j.contains("fastest_kernel") || j.contains("fastest_speedup")) && (!exact || !c.is_string()))
+    throw Error("fastest_kernel belongs to an exact entry that names cuBLASLt");
   if (c.is_string()) {
     if (c.get<std::string>() != "cublaslt") throw Error("config must be a kernel config or \"cublaslt\"");
     if (j.contains("specialized")) throw Error("\"specialized\" names a kernel built for one shape, not cuBLASLt");
     e.cublaslt_algo = j.value("cublaslt_algo", -1);
     if (e.cublaslt_algo < -1 || e.cublaslt_algo >= kLtHeuristicCount)
       throw Error("cublaslt_algo must be -1.." + std::to_string(kLtHeuristicCount - 1));
+    if (j.contains("fastest_kernel") || j.contains("fastest_speedup")) e.fastest = fastest_from_json(j, layout, acc);
     return e;
   }
   e.specialized = j.value("specialized", false);
@@ -34,10 +62,7 @@ TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc, bo
     e.sm80 = k;
     return e;
   }
-  KernelConfig k = KernelConfig::from_json(c);
-  if (k.layout != layout || k.acc != acc) throw Error("config " + k.name() + " is for another layout or accumulator");
-  if (auto p = validity_problems(k); !p.empty()) throw Error("config " + k.name() + " is not valid: " + p.front());
-  e.config = k;
+  e.config = hopper_config_from_json(c, layout, acc);
   if (j.contains("launch")) e.knobs = LaunchKnobs::from_json(j.at("launch"));
   return e;
 }
@@ -47,12 +72,18 @@ nlohmann::json entry_to_json(const TableEntry& e, bool exact) {
   if (e.config && e.sm80) throw Error("a table entry names both a Hopper and an sm80 kernel");
   if (e.specialized && (!exact || !e.names_a_kernel()))
     throw Error("only an exact entry that names a kernel can be built for its shape (specialized)");
+  if (e.fastest && (!exact || e.names_a_kernel()))
+    throw Error("only an exact entry that names cuBLASLt keeps a fastest kernel");
   const nlohmann::json config =
       e.config ? e.config->to_json() : (e.sm80 ? e.sm80->to_json() : nlohmann::json("cublaslt"));
   nlohmann::json j = {{"config", config}, {"speedup_vs_cublaslt", e.speedup}};
   if (e.config && !(e.knobs == LaunchKnobs{})) j["launch"] = e.knobs.to_json();
   if (e.names_a_kernel() && e.specialized) j["specialized"] = true;
   if (!e.names_a_kernel() && e.cublaslt_algo >= 0) j["cublaslt_algo"] = e.cublaslt_algo;
+  if (e.fastest) {
+    j["fastest_kernel"] = KernelCandidate(e.fastest->config, e.fastest->knobs).name();
+    j["fastest_speedup"] = e.fastest->speedup;
+  }
   return j;
 }
 
@@ -68,7 +99,17 @@ std::optional<TableEntry> Table::lookup(const Shape& s, Layout l, Accum a) const
   return std::nullopt;
 }
 
-std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a, size_t count) const {
+std::optional<TableEntry> TableEntry::as_fastest() const {
+  if (!fastest) return std::nullopt;
+  TableEntry e;
+  e.config = fastest->config;
+  e.knobs = fastest->knobs;
+  e.speedup = fastest->speedup;
+  return e;
+}
+
+std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a, size_t count,
+                                               bool with_fastest) const {
   auto log_distance = [&](int64_t M, int64_t N, int64_t K) {
     double d = 0;
     for (auto [x, y] : {std::pair{M, s.M}, std::pair{N, s.N}, std::pair{K, s.K}}) {
@@ -77,20 +118,25 @@ std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a
     }
     return d;
   };
-  std::vector<std::pair<double, const TableEntry*>> near;
+  std::vector<std::pair<double, TableEntry>> near;
   for (const auto& [key, e] : exact) {
     const auto& [M, N, K, layout, acc] = key;
-    if (layout == l && acc == a && e.config) near.emplace_back(log_distance(M, N, K), &e);  // Hopper kernels
+    if (layout != l || acc != a) continue;
+    if (e.config) {  // Hopper kernels
+      near.emplace_back(log_distance(M, N, K), e);
+      near.back().second.from_rule = true;
+      near.back().second.specialized = false;  // a build for another shape: this shape gets the generic one
+    } else if (auto f = e.as_fastest(); f && with_fastest) {
+      near.emplace_back(log_distance(M, N, K), *f);
+      near.back().second.from_rule = true;
+    }
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<TableEntry> out;
   std::set<std::string> seen;
   for (const auto& [d, e] : near) {
     if (out.size() >= count) break;
-    if (!seen.insert(KernelCandidate{*e->config, e->knobs}.name()).second) continue;
-    out.push_back(*e);
-    out.back().from_rule = true;
-    out.back().specialized = false;  // a build for another shape: this shape gets the generic one
+    if (seen.insert(KernelCandidate{*e.config, e.knobs}.name()).second) out.push_back(e);
   }
   return out;
 }

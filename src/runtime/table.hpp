@@ -22,6 +22,17 @@ inline constexpr const char* kTableSchema = "gemmforge.table/1";
 inline constexpr int kLtHeuristicCount = 100;
 inline constexpr size_t kLtWorkspaceBytes = size_t(64) << 20;
 
+// The fastest Hopper kernel of ours a tune measured on a problem whose entry names cuBLASLt (it
+// lost or tied there), with its speedup then. Calls that cuBLASLt serves badly take it: a staged
+// call (rows TMA cannot take, core/staging.hpp), whose cuBLASLt alternative runs without TMA at
+// a quarter of the speed (session 33), is served by its aligned neighbour's kernel.
+struct FastestKernel {
+  KernelConfig config;
+  LaunchKnobs knobs;
+  double speedup = 0;  // against cuBLASLt-autotune when the table was made (below or about 1)
+  bool operator==(const FastestKernel&) const = default;
+};
+
 struct TableEntry {
   std::optional<KernelConfig> config;  // a Hopper kernel serves this problem
   std::optional<Sm80Config> sm80;      // an sm80-family kernel serves it; neither: cuBLASLt does
@@ -35,7 +46,12 @@ struct TableEntry {
   bool specialized = false;
   // Set by lookup() and nearest_kernels(): tuned for another shape (a class rule, a neighbour).
   bool from_rule = false;
+  // Exact entries that name cuBLASLt only: our fastest kernel there, if the tune measured one.
+  std::optional<FastestKernel> fastest;
+  bool operator==(const TableEntry&) const = default;
   bool names_a_kernel() const { return config || sm80; }
+  // The entry as if it named its fastest kernel, launched as it was measured; nullopt without one.
+  std::optional<TableEntry> as_fastest() const;
 };
 
 struct Table {
@@ -48,8 +64,9 @@ struct Table {
   // For a shape the table does not name: the Hopper kernels of the tuned shapes nearest to it
   // (same layout and accumulator; distance: the summed squares of log2 ratios of M, N and K),
   // nearest first, one entry per distinct config and launch, at most `count`. Each comes back
-  // with from_rule set and specialized cleared: it was tuned for another shape.
-  std::vector<TableEntry> nearest_kernels(const Shape&, Layout, Accum, size_t count) const;
+  // with from_rule set and specialized cleared: it was tuned for another shape. with_fastest:
+  // a tuned shape whose entry names cuBLASLt counts with its fastest kernel, if it has one.
+  std::vector<TableEntry> nearest_kernels(const Shape&, Layout, Accum, size_t count, bool with_fastest = false) const;
   // Throws Error for an entry table_from_json would refuse (both kernel kinds, a specialized rule).
   nlohmann::json to_json() const;
 };

@@ -18,6 +18,7 @@ std::vector<TableBuild> table_builds(const Table& t, const std::string& sm80_arc
   for (const auto& [key, e] : t.exact) {
     const auto& [M, N, K, layout, acc] = key;
     add(e, e.specialized ? ShapeConstants(Shape{M, N, K}) : std::nullopt);
+    if (auto f = e.as_fastest()) add(*f, std::nullopt);
   }
   for (const auto& [key, e] : t.rules) add(e, std::nullopt);
   return out;

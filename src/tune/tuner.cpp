@@ -15,6 +15,7 @@
 #include "runtime/sm90_kernel.hpp"
 #include "search/strategy.hpp"
 #include "tune/decisions.hpp"
+#include "tune/fastest_kernels.hpp"
 
 namespace gemmforge::tune {
 
@@ -903,6 +904,7 @@ Table Tuner::build_table(const DbEnvironment& env) {
     }
     t.exact[{d.shape.M, d.shape.N, d.shape.K, d.layout, d.acc}] = e;
   }
+  add_fastest_kernels(t, db_);
   for (const auto& [key, group] : rule_groups(generic_decisions(decisions))) {
     const auto names = rule_contenders(group, size_t(std::max(0, o_.rule_candidates)));
     const RuleChoice choice = choose_rule(rule_evidence(group, names, nullptr), o_.min_tie);

@@ -176,6 +176,74 @@ TEST(Table, NearestKernelsAreTheClosestTunedShapesOfTheLayout) {
   EXPECT_EQ(only_nn[0].config->block_n, 64);
 }
 
+// Where cuBLASLt is served, the table may keep our fastest kernel there (staged calls take it):
+// it reads back by name with its launch and speedup, and only such an entry may keep one.
+TEST(Table, KeepsTheFastestKernelBesideACublasLtEntry) {
+  KernelConfig c;  // tn, f32
+  c.block_n = 256;
+  LaunchKnobs k;
+  k.splits = 2;
+  const std::string name = KernelCandidate(c, k).name();
+  auto j = good_table();
+  j["entries"][1]["fastest_kernel"] = name;
+  j["entries"][1]["fastest_speedup"] = 0.93;
+  const Table t = table_from_json(j, kHere);
+  const auto e = t.lookup({64, 64, 64}, Layout::tn, Accum::f32);
+  ASSERT_TRUE(e && e->fastest);
+  EXPECT_FALSE(e->names_a_kernel());  // cuBLASLt is still what the entry serves
+  EXPECT_EQ(e->fastest->config, c);
+  EXPECT_EQ(e->fastest->knobs, k);
+  EXPECT_DOUBLE_EQ(e->fastest->speedup, 0.93);
+  const auto as_kernel = e->as_fastest();
+  ASSERT_TRUE(as_kernel && as_kernel->config);
+  EXPECT_EQ(as_kernel->knobs, k);  // launched as measured on this shape
+  EXPECT_EQ(table_from_json(t.to_json(), kHere).exact, t.exact);  // reads back the same
+  EXPECT_EQ(t.to_json()["entries"][0]["fastest_kernel"], name);   // (64³ sorts first)
+
+  auto bad = j;
+  bad["entries"][0]["fastest_kernel"] = name;  // beside an entry that names a kernel
+  bad["entries"][0]["fastest_speedup"] = 1.0;
+  EXPECT_NE(refusal(bad).find("names cuBLASLt"), std::string::npos) << refusal(bad);
+  bad = j;
+  bad["entries"][1].erase("fastest_speedup");
+  EXPECT_NE(refusal(bad).find("go together"), std::string::npos) << refusal(bad);
+  bad = j;
+  bad["entries"][1]["layout"] = "nn";  // a tn kernel beside an nn entry
+  EXPECT_NE(refusal(bad).find("another layout"), std::string::npos) << refusal(bad);
+  bad = j;
+  bad["entries"][1]["fastest_kernel"] = "sm90_tn_f32_128x260x64";
+  EXPECT_NE(refusal(bad).find("entry 1"), std::string::npos) << refusal(bad);
+  bad = j;
+  bad["entries"][1]["fastest_speedup"] = 0;
+  EXPECT_NE(refusal(bad).find("above 0"), std::string::npos) << refusal(bad);
+  bad = j;
+  bad["rules"][0]["config"] = "cublaslt";
+  bad["rules"][0]["fastest_kernel"] = name;
+  bad["rules"][0]["fastest_speedup"] = 0.9;
+  EXPECT_NE(refusal(bad).find("exact entry"), std::string::npos) << refusal(bad);
+}
+
+// Staged calls look for kernels among the nearest shapes' fastest ones too; other plans do not.
+TEST(Table, NearestKernelsWithFastestCountCublasLtEntriesThatKeepOne) {
+  Table t;
+  KernelConfig served, fastest;
+  served.block_n = 128;
+  fastest.block_n = 256;
+  t.exact[{1024, 1024, 1024, Layout::tn, Accum::f32}].config = served;
+  TableEntry lt;  // cuBLASLt serves 4096³; our 128×256 was the fastest of ours there
+  lt.fastest = FastestKernel{fastest, {}, 0.95};
+  t.exact[{4096, 4096, 4096, Layout::tn, Accum::f32}] = lt;
+  const auto plain = t.nearest_kernels({4095, 4096, 4096}, Layout::tn, Accum::f32, 4);
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].config->block_n, 128);
+  const auto with = t.nearest_kernels({4095, 4096, 4096}, Layout::tn, Accum::f32, 4, true);
+  ASSERT_EQ(with.size(), 2u);
+  EXPECT_EQ(with[0].config->block_n, 256);  // 4096³ is nearest
+  EXPECT_DOUBLE_EQ(with[0].speedup, 0.95);
+  EXPECT_TRUE(with[0].from_rule);
+  EXPECT_EQ(with[1].config->block_n, 128);
+}
+
 // Every table shipped in tables/ (each is installed under share/gemmforge/tables).
 std::vector<std::string> shipped_table_files() {
   std::vector<std::string> files;

@@ -42,6 +42,10 @@ nlohmann::json table_json() {
   tiny_entry["specialized"] = true;
   e.push_back(tiny_entry);
   e.push_back(entry(4096, 4096, 4096, "cublaslt"));  // no kernel
+  auto with_fastest = entry(8192, 8192, 8192, "cublaslt");  // no kernel served, but its fastest is built
+  with_fastest["fastest_kernel"] = hopper(192).name();
+  with_fastest["fastest_speedup"] = 0.97;
+  e.push_back(with_fastest);
   nlohmann::json rules = nlohmann::json::array();
   rules.push_back({{"class", "mid"}, {"layout", "tn"}, {"config", hopper(64).to_json()}});  // already listed
   rules.push_back({{"class", "large"}, {"layout", "tn"}, {"config", hopper(128).to_json()}});
@@ -56,7 +60,8 @@ TEST(TableBuilds, EachDistinctBuildOnceSpecializedOnesForTheirShapeNoneForCublas
   for (const auto& b : builds) names.push_back(b.kernel.build_name());
   const Sm80Config tiny = testing::small_sm80_config(32, 2);
   const std::vector<std::string> want = {
-      tiny.name() + "_at64x64x128", hopper(64).name() + "_at512x512x1024", hopper(64).name(), hopper(128).name()};
+      tiny.name() + "_at64x64x128", hopper(64).name() + "_at512x512x1024", hopper(64).name(), hopper(192).name(),
+      hopper(128).name()};
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()), std::set<std::string>(want.begin(), want.end()));
   EXPECT_EQ(names.size(), want.size());
   // Exactly what the runtime compiles for these entries (runtime/handle.cpp's requests).

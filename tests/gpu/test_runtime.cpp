@@ -72,6 +72,13 @@ std::filesystem::path write_table(const DeviceContext& ctx, const std::string& g
   TableEntry lt_entry;
   lt_entry.speedup = 1.0;
   t.exact[{4096, 4095, 4096, Layout::tn, Accum::f32}] = lt_entry;
+  // cuBLASLt serves 2048×4096×4096 tn, and our fastest kernel there (a ping-pong tile) is kept:
+  // a staged call of its odd-K neighbour takes that kernel.
+  TableEntry lt_with_fastest = lt_entry;
+  KernelConfig pingpong = tn;
+  pingpong.mode = ConsumerMode::pingpong;
+  lt_with_fastest.fastest = FastestKernel{pingpong, {}, 0.95};
+  t.exact[{2048, 4096, 4096, Layout::tn, Accum::f32}] = lt_with_fastest;
   // Split-K entries whose workspaces are laid out differently (counters for 128 tile parts
   // against 8), so that calling them on one stream would catch a workspace shared by shapes.
   KernelConfig split;
@@ -166,6 +173,8 @@ TEST(Runtime, StagedCallsServeOddRowsWithTheNeighboursKernel) {
       {{8192, 4095, 4096}, Layout::tn, "gemmforge", "its neighbour's class rule, staged: C copied out"},
       {{8192, 4095, 4096}, Layout::nn, "gemmforge", "a nearby shape's kernel, staged: B copied in, C copied out"},
       {{4096, 4095, 4096}, Layout::tn, "gemmforge", "its neighbour's entry, staged: C copied out"},  // its entry: cuBLASLt
+      {{2048, 4096, 4095}, Layout::tn, "gemmforge",
+       "pingpong_1x1_tmastore; its neighbour's fastest kernel (cuBLASLt is served there), staged: A and B copied in"},
       {{77, 1000, 4100}, Layout::tn, "cublaslt", nullptr},  // copies of B would cost more than they save
       {{1, 1, 1}, Layout::tn, "cublaslt", nullptr},
       {{7, 77, 1001}, Layout::nn, "cublaslt", nullptr},

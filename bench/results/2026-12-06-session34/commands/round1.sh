@@ -1,8 +1,9 @@
 # Session 34, call 1 (any Hopper card; the table of the card's model). (1) The Runtime and C API
-# GPU tests after the nearby_kernels refactor (6709adb: measured and staged plans share one
-# search for a near shape's kernel), never run on a GPU. (2) The 21 unaligned shapes (K or N not
-# a multiple of 8) and their staged calls, gpu mode, both layouts: the library by default and
-# with measured plans, against cuBLASLt-autotune and cuBLAS. (3) The 16 held-out model heads
+# GPU tests after the nearby_kernels refactor (6709adb, never run on a GPU) and with the tables'
+# fastest kernels (a staged call whose neighbour names cuBLASLt takes our fastest kernel there).
+# (2) The 21 unaligned shapes (K or N not a multiple of 8), gpu mode, both layouts, the library
+# against cuBLASLt-autotune: with the table as shipped before this session (build/old-tables,
+# carried) and with its fastest kernels. (3) The 16 held-out model heads
 # (shapes/heldout-unaligned.txt), tn, gpu/offline/server, with the time left.
 source scripts/device_call.sh call1
 pack() { tar czf $OUT/call1.tar.gz -C $OUT call1; }
@@ -11,10 +12,13 @@ card=h100; grep -q '"gpu": "NVIDIA H200' $R/env.json && card=h200
 timeout -k 5 150 $B/gemmforge_gpu_tests --gtest_filter='Runtime*:CApi*' > $R/gpu_tests.log 2>&1
 echo "gpu tests exit $? $(date +%T)"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]|Failure|Expected|Which is" $R/gpu_tests.log | head -30
 q; pack
-OUT=$R GEMMFORGE_BIN=$B TABLE=tables/$card.json NAME=staged \
-  LIB_SHAPES="--shapes bench/results/2026-12-06-session33/commands/unaligned-wide.txt" \
-  IMPLS=gemmforge-lib,gemmforge-lib-measured,cublaslt-autotune,cublas MODES=gpu LIMIT_S=$(( 400 - SECONDS )) scripts/gpu_round.sh lib 2>&1 | tail -3
-q; pack
+for v in fastest old; do
+  table=tables/$card.json; [ $v = old ] && table=build/old-tables/$card.json
+  OUT=$R GEMMFORGE_BIN=$B TABLE=$table NAME=staged-$v \
+    LIB_SHAPES="--shapes bench/results/2026-12-06-session33/commands/unaligned-wide.txt" \
+    IMPLS=gemmforge-lib,cublaslt-autotune MODES=gpu LIMIT_S=140 scripts/gpu_round.sh lib 2>&1 | tail -3
+  q; pack
+done
 left=$(( 570 - SECONDS )); [ $left -gt 150 ] && left=150
 [ $left -ge 60 ] && OUT=$R GEMMFORGE_BIN=$B LAYOUT=tn TABLE=tables/$card.json LIB_SHAPES="--shapes shapes/heldout-unaligned.txt" \
   MODES=gpu,offline,server NAME=heads IMPLS=gemmforge-lib,cublaslt-autotune,cublas,torch \
