@@ -70,6 +70,17 @@ expect_failure("db carry: a non-database" 2 "not a gemmforge results database" d
 expect_failure("db carry: no database" 2 "does not exist" db carry --db missing.sqlite --from-kernels .)
 expect_failure("db carry: nothing to carry" 2 "name --db, --table or both" db carry --from-kernels .)
 expect_failure("db carry: a table without its output" 2 "go together" db carry --from-kernels . --table foreign_table.json)
+expect_failure("db fastest: no database" 2 "does not exist"
+               db fastest --db missing.sqlite --table foreign_table.json --table-out fastest_out.json)
+execute_process(COMMAND ${GEMMFORGE} db import --dir ${SOURCE}/bench/results/2026-11-29-h200-session7/tune
+                --db old_tune.sqlite WORKING_DIRECTORY ${WORK} OUTPUT_QUIET)
+expect_failure("db fastest: a database of other kernel sources" 2 "holds no results of the table's environment"
+               db fastest --db old_tune.sqlite --table foreign_table.json --table-out fastest_out.json)
+expect_failure("db fastest: not a table" 2 "not a JSON dispatch table"
+               db fastest --db old_tune.sqlite --table bad_shapes.txt --table-out fastest_out.json)
+if(EXISTS ${WORK}/fastest_out.json)
+  message(FATAL_ERROR "a refused db fastest wrote its output")
+endif()
 expect_failure("trace: a cluster no rule allows" 2 "cluster sides of 1, 2, 4 or 8 CTAs"
                trace --shape 256x256x4096 --kernel sm90_tn_f32_64x128x64_s6_c1_coop_3x2_mc_pdl)
 expect_failure("trace: parts apart without parts" 2 "parts apart orders"
