@@ -216,7 +216,8 @@ struct Handle::Impl {
   // launches them at these row strides: those of the entry or class rule of `looked_up` (the shape
   // itself, or a staged call's aligned neighbour), then the nearest tuned shapes', at most `count`.
   // staged: the call is staged, so cuBLASLt's alternative is its kernel without TMA, several
-  // times slower (session 33): where an entry names cuBLASLt, our fastest kernel there counts.
+  // times slower (session 33): where an entry names cuBLASLt, our fastest kernel there counts
+  // where it serves staged calls (FastestKernel::serves_staged_calls_at).
   // `unusable` collects the kernels that could not be built or prepared here, with the reason.
   std::vector<NearbyKernel> nearby_kernels(const Problem& p, const Shape& looked_up, const Pitches& pitches,
                                            bool staged, size_t count, std::vector<std::string>& unusable) {
@@ -228,8 +229,8 @@ struct Handle::Impl {
     if (e && e->config)
       entries.emplace_back(*e, e->from_rule ? (neighbour ? "its neighbour's class rule" : "its class rule")
                                             : (neighbour ? "its neighbour's entry" : "its entry"));
-    else if (auto f = e ? e->as_fastest() : std::nullopt; f && staged)
-      entries.emplace_back(*f, neighbour ? "its neighbour's fastest kernel (cuBLASLt is served there)"
+    else if (staged && e && e->fastest && e->fastest->serves_staged_calls_at(0))
+      entries.emplace_back(*e->as_fastest(), neighbour ? "its neighbour's fastest kernel (cuBLASLt is served there)"
                                          : "its fastest kernel (cuBLASLt is served there)");
     else if (e && e->sm80)  // measure_choice times Hopper kernels against cuBLASLt only
       unusable.push_back("the class rule's sm80 kernel " + e->sm80->name() + " is not timed at plan time");

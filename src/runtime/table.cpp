@@ -126,8 +126,8 @@ std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a
       near.emplace_back(log_distance(M, N, K), e);
       near.back().second.from_rule = true;
       near.back().second.specialized = false;  // a build for another shape: this shape gets the generic one
-    } else if (auto f = e.as_fastest(); f && with_fastest) {
-      near.emplace_back(log_distance(M, N, K), *f);
+    } else if (with_fastest && e.fastest && e.fastest->serves_staged_calls_at(log_distance(M, N, K))) {
+      near.emplace_back(log_distance(M, N, K), *e.as_fastest());
       near.back().second.from_rule = true;
     }
   }

@@ -31,6 +31,14 @@ struct FastestKernel {
   LaunchKnobs knobs;
   double speedup = 0;  // against cuBLASLt-autotune when the table was made (below or about 1)
   bool operator==(const FastestKernel&) const = default;
+  // Whether a staged call `distance` away (nearest_kernels' measure) takes it rather than the
+  // kernels that won on tuned shapes further off: only if it nearly tied cuBLASLt on a shape close
+  // to the call's. Session 34's call 1 (21 unaligned shapes, H100) took every fastest kernel by
+  // distance alone: those near and close to cuBLASLt did better than the nearest winners (8191³
+  // tn 1980 µs against 2422, 4096×11007×4096 tn 640 against 786), those that lost by more on
+  // their own shape or sat far away did worse (1024×1024×1023 tn with 1024³'s at 0.70×: 14.4 µs
+  // against 12.5; 77×32001×4096 tn with 64×16384×4096's, distance 1.0: 160 against 110).
+  bool serves_staged_calls_at(double distance) const { return speedup >= 0.9 && distance <= 0.5; }
 };
 
 struct TableEntry {
@@ -65,7 +73,8 @@ struct Table {
   // (same layout and accumulator; distance: the summed squares of log2 ratios of M, N and K),
   // nearest first, one entry per distinct config and launch, at most `count`. Each comes back
   // with from_rule set and specialized cleared: it was tuned for another shape. with_fastest:
-  // a tuned shape whose entry names cuBLASLt counts with its fastest kernel, if it has one.
+  // a tuned shape whose entry names cuBLASLt counts with its fastest kernel, where that serves
+  // staged calls at its distance (FastestKernel::serves_staged_calls_at).
   std::vector<TableEntry> nearest_kernels(const Shape&, Layout, Accum, size_t count, bool with_fastest = false) const;
   // Throws Error for an entry table_from_json would refuse (both kernel kinds, a specialized rule).
   nlohmann::json to_json() const;

@@ -242,6 +242,14 @@ TEST(Table, NearestKernelsWithFastestCountCublasLtEntriesThatKeepOne) {
   EXPECT_DOUBLE_EQ(with[0].speedup, 0.95);
   EXPECT_TRUE(with[0].from_rule);
   EXPECT_EQ(with[1].config->block_n, 128);
+  // Not one that lost by more than 10% on its own shape, nor one from a shape far off: the
+  // nearest winners did better than those (FastestKernel::serves_staged_calls_at).
+  EXPECT_EQ(t.nearest_kernels({2048, 4096, 4096}, Layout::tn, Accum::f32, 4, true).size(), 1u);  // distance 1
+  t.exact[{4096, 4096, 4096, Layout::tn, Accum::f32}].fastest->speedup = 0.8;
+  EXPECT_EQ(t.nearest_kernels({4095, 4096, 4096}, Layout::tn, Accum::f32, 4, true).size(), 1u);
+  EXPECT_TRUE(FastestKernel({fastest, {}, 0.9}).serves_staged_calls_at(0.5));
+  EXPECT_FALSE(FastestKernel({fastest, {}, 0.89}).serves_staged_calls_at(0));
+  EXPECT_FALSE(FastestKernel({fastest, {}, 1.0}).serves_staged_calls_at(0.51));
 }
 
 // Every table shipped in tables/ (each is installed under share/gemmforge/tables).
