@@ -18,7 +18,8 @@ struct TableBuild {
 
 // Every distinct build the table's exact entries and class rules name, in table order: an entry
 // marked specialized is built for its own shape, everything else for any shape; a cuBLASLt entry
-// names its fastest kernel, if it keeps one (staged calls serve it). sm80_arch: what the sm80 family compiles for on the GPU (sm80_family_arch).
+// names its fastest kernel, if it keeps one (staged calls serve it). sm80_arch: what the sm80
+// family compiles for on the GPU (sm80_family_arch).
 std::vector<TableBuild> table_builds(const Table&, const std::string& sm80_arch);
 
 }  // namespace gemmforge
