@@ -1,5 +1,6 @@
 // gemmforge db: a tune's results database as CSV files and back, so a database measured on a
 // device machine that keeps nothing can be committed with its results and resumed later.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -30,6 +31,13 @@ void as_usage_error(F&& f) {
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
+}
+
+// A database's environments for a message, one per line ("none" if it has none).
+std::string listed(const std::vector<DbEnvironment>& envs) {
+  std::string out;
+  for (const auto& e : envs) out += "\n  " + e.key();
+  return out.empty() ? " none" : out;
 }
 
 // Whether each build (a request under the current headers) builds to the same code from
@@ -121,14 +129,12 @@ int carry(const std::string& db, const std::string& from_dir, const std::string&
   const std::string from_hash = jit::include_dirs_fingerprint({from_dir});
   const std::string to_hash = jit::include_dirs_fingerprint({kernel_include_dir()});
   std::vector<DbEnvironment> sources;
-  std::string seen;
-  for (const auto& e : ResultsDb::environments(db)) {
-    seen += "\n  " + e.key();
+  const auto held = ResultsDb::environments(db);
+  for (const auto& e : held)
     if (e.kernel_source_hash == from_hash && e.protocol == kMeasurementProtocol) sources.push_back(e);
-  }
   if (sources.empty())
     throw UsageError(db + " holds no results of the kernel source in " + from_dir + " (" + from_hash +
-                     ") under this measurement protocol; its environments:" + (seen.empty() ? " none" : seen));
+                     ") under this measurement protocol; its environments:" + listed(held));
   for (const auto& from : sources) {
     DbEnvironment to = from;
     to.kernel_source_hash = to_hash;
@@ -184,15 +190,10 @@ int add_fastest(const std::string& db_path, const std::string& in_path, const st
       throw Error("--table " + in_path + ": " + e.what());
     }
     env.gpu = table.gpu, env.arch = table.arch, env.kernel_source_hash = table.kernel_source_hash;
-    std::string seen;
-    bool found = false;
-    for (const auto& e : ResultsDb::environments(db_path)) {
-      seen += "\n  " + e.key();
-      found = found || e.key() == env.key();
-    }
-    if (!found)
+    const auto held = ResultsDb::environments(db_path);
+    if (std::none_of(held.begin(), held.end(), [&](const DbEnvironment& e) { return e.key() == env.key(); }))
       throw Error("--db " + db_path + " holds no results of the table's environment " + env.key() +
-                  " (carry them to its kernel source first: db carry); its environments:" + (seen.empty() ? " none" : seen));
+                  " (carry them to its kernel source first: db carry); its environments:" + listed(held));
   });
   const tune::FastestAdded r = [&] {
     ResultsDb db(db_path, env);

@@ -494,9 +494,7 @@ struct Handle::Impl {
       void* ws = plan.kernel->workspace_bytes() > 0 ? splitk_workspace(plan, stream) : nullptr;
       plan.kernel->ready_for(inner);
       launch(plan, o, stream, replays_now(plan.kernel.get(), stream, now), [&](cudaStream_t s) {
-        staged.copy_in(o, s);
-        plan.kernel->run_on(inner, s, ws);
-        staged.copy_out(o.C, s);
+        staged.run(o, s, [&](const Operands& x, cudaStream_t st) { plan.kernel->run_on(x, st, ws); });
       });
       return;
     }
@@ -504,9 +502,7 @@ struct Handle::Impl {
     void* ws = lt_workspace(stream);
     require_lt_runs(lt, p, ws);
     launch(plan, o, stream, replays_now(nullptr, stream, now), [&](cudaStream_t s) {
-      staged.copy_in(o, s);
-      run_lt_on(lt, p, inner, ws, s);
-      staged.copy_out(o.C, s);
+      staged.run(o, s, [&](const Operands& x, cudaStream_t st) { run_lt_on(lt, p, x, ws, st); });
     });
   }
 

@@ -19,9 +19,7 @@ namespace {
 // One kernel's call on `stream`: staged (the copies in, the kernel, the copy out) when `staged`.
 void run_kernel(Sm90Kernel& k, const StagedOperands* staged, const Operands& o, cudaStream_t stream, void* workspace) {
   if (!staged) return k.run_on(o, stream, workspace);
-  staged->copy_in(o, stream);
-  k.run_on(staged->operands_for(o), stream, workspace);
-  staged->copy_out(o.C, stream);
+  staged->run(o, stream, [&](const Operands& inner, cudaStream_t s) { k.run_on(inner, s, workspace); });
 }
 
 // The kernel as the gate sees it: launched on the gate's stream, with its measurement workspace.

@@ -22,6 +22,13 @@ class StagedOperands {
   void copy_in(const Operands& caller, cudaStream_t) const;
   // Enqueues the copy of the staged C' into the caller's C (when C is staged).
   void copy_out(__half* caller_c, cudaStream_t) const;
+  // The whole staged call on `stream`: the copies in, `call` on the staged operands, the copy out.
+  template <class Call>
+  void run(const Operands& caller, cudaStream_t stream, Call&& call) const {
+    copy_in(caller, stream);
+    call(operands_for(caller), stream);
+    copy_out(caller.C, stream);
+  }
 
  private:
   Staging staging_;

@@ -11,10 +11,10 @@ namespace gemmforge {
 
 namespace {
 
-KernelConfig hopper_config_from_json(const nlohmann::json& c, Layout layout, Accum acc) {
-  KernelConfig k = KernelConfig::from_json(c);
-  if (k.layout != layout || k.acc != acc) throw Error("config " + k.name() + " is for another layout or accumulator");
-  if (auto p = validity_problems(k); !p.empty()) throw Error("config " + k.name() + " is not valid: " + p.front());
+// A Hopper config an entry of this layout and accumulator may name; `what` says which field.
+KernelConfig checked_hopper_config(const KernelConfig& k, Layout layout, Accum acc, const char* what) {
+  if (k.layout != layout || k.acc != acc) throw Error(std::string(what) + " " + k.name() + " is for another layout or accumulator");
+  if (auto p = validity_problems(k); !p.empty()) throw Error(std::string(what) + " " + k.name() + " is not valid: " + p.front());
   return k;
 }
 
@@ -27,9 +27,7 @@ FastestKernel fastest_from_json(const nlohmann::json& j, Layout layout, Accum ac
   const std::string name = j.at("fastest_kernel").get<std::string>();
   FastestKernel f;
   std::tie(f.config, f.knobs) = parse_hopper_candidate_name(name);
-  if (f.config.layout != layout || f.config.acc != acc)
-    throw Error("fastest_kernel " + name + " is for another layout or accumulator");
-  if (auto p = validity_problems(f.config); !p.empty()) throw Error("fastest_kernel " + name + " is not valid: " + p.front());
+  checked_hopper_config(f.config, layout, acc, "fastest_kernel");
   if (auto p = launch_problem(f.config, f.knobs); !p.empty()) throw Error("fastest_kernel " + name + ": " + p);
   f.speedup = j.at("fastest_speedup").get<double>();
   if (!(f.speedup > 0)) throw Error("fastest_speedup must be above 0");
@@ -62,7 +60,7 @@ TableEntry entry_from_json(const nlohmann::json& j, Layout layout, Accum acc, bo
     e.sm80 = k;
     return e;
   }
-  e.config = hopper_config_from_json(c, layout, acc);
+  e.config = checked_hopper_config(KernelConfig::from_json(c), layout, acc, "config");
   if (j.contains("launch")) e.knobs = LaunchKnobs::from_json(j.at("launch"));
   return e;
 }
