@@ -1,7 +1,6 @@
 // gemmforge db: a tune's results database as CSV files and back, so a database measured on a
 // device machine that keeps nothing can be committed with its results and resumed later.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
 
@@ -91,13 +90,9 @@ int carry_table(const std::string& in_path, const std::string& out_path, const s
   Table table;
   std::vector<TableBuild> builds;
   try {
-    std::ifstream in(in_path);
-    if (!in) throw Error("cannot read the file");
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_object()) throw Error("not a JSON dispatch table");
     // The table must be the old source's: its kernels are then compared, not assumed.
-    table = table_from_json(j, TableExpectation{j.value("gpu", ""), j.value("arch", ""), from_hash});
-    builds = table_builds(table, j.value("arch", std::string("sm_90a")));
+    table = read_table_file(in_path, from_hash);
+    builds = table_builds(table, table.arch);
   } catch (const Error& e) {
     throw UsageError("--table " + in_path + ": " + e.what() + " (it must be a table of the kernel source in " +
                      from_dir + ", " + from_hash + ")");
@@ -180,12 +175,7 @@ int add_fastest(const std::string& db_path, const std::string& in_path, const st
     ResultsDb::check_file(db_path);
     if (!std::filesystem::exists(db_path)) throw Error("--db " + db_path + " does not exist");
     try {
-      std::ifstream in(in_path);
-      if (!in) throw Error("cannot read the file");
-      const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-      if (!j.is_object()) throw Error("not a JSON dispatch table");
-      table = table_from_json(j, TableExpectation{j.value("gpu", ""), j.value("arch", ""),
-                                                  j.value("kernel_source_hash", "")});
+      table = read_table_file(in_path, "");
     } catch (const Error& e) {
       throw Error("--table " + in_path + ": " + e.what());
     }

@@ -1,4 +1,3 @@
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -31,13 +30,8 @@ struct KernelsArgs {
 int run_table(const KernelsArgs& a) {
   std::vector<TableBuild> builds;
   try {
-    std::ifstream in(a.table);
-    if (!in) throw Error("cannot read the file");
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_object()) throw Error("not a JSON dispatch table");
-    const TableExpectation here{j.value("gpu", ""), j.value("arch", ""),
-                                jit::include_dirs_fingerprint({kernel_include_dir()})};
-    builds = table_builds(table_from_json(j, here), a.sm80_arch);
+    builds = table_builds(read_table_file(a.table, jit::include_dirs_fingerprint({kernel_include_dir()})),
+                          a.sm80_arch);
   } catch (const Error& e) {
     throw UsageError("--table " + a.table + ": " + e.what());
   }

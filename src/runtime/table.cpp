@@ -116,25 +116,24 @@ std::vector<TableEntry> Table::nearest_kernels(const Shape& s, Layout l, Accum a
     }
     return d;
   };
-  std::vector<std::pair<double, TableEntry>> near;
+  // The entries stay where they are until chosen: a table holds a thousand per layout.
+  std::vector<std::pair<double, const TableEntry*>> near;
   for (const auto& [key, e] : exact) {
     const auto& [M, N, K, layout, acc] = key;
-    if (layout != l || acc != a) continue;
-    if (e.config) {  // Hopper kernels
-      near.emplace_back(log_distance(M, N, K), e);
-      near.back().second.from_rule = true;
-      near.back().second.specialized = false;  // a build for another shape: this shape gets the generic one
-    } else if (with_fastest && e.fastest && e.fastest->serves_staged_calls_at(log_distance(M, N, K))) {
-      near.emplace_back(log_distance(M, N, K), *e.as_fastest());
-      near.back().second.from_rule = true;
-    }
+    if (layout != l || acc != a || !(e.config || (with_fastest && e.fastest))) continue;
+    const double d = log_distance(M, N, K);
+    if (e.config || e.fastest->serves_staged_calls_at(d)) near.emplace_back(d, &e);
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<TableEntry> out;
   std::set<std::string> seen;
   for (const auto& [d, e] : near) {
     if (out.size() >= count) break;
-    if (seen.insert(KernelCandidate{*e.config, e.knobs}.name()).second) out.push_back(e);
+    TableEntry k = e->config ? *e : *e->as_fastest();  // Hopper kernels, or the fastest beside cuBLASLt
+    if (!seen.insert(KernelCandidate{*k.config, k.knobs}.name()).second) continue;
+    k.from_rule = true;
+    k.specialized = false;  // a build for another shape: this shape gets the generic one
+    out.push_back(std::move(k));
   }
   return out;
 }
@@ -214,6 +213,16 @@ Table load_table(const std::filesystem::path& path, const TableExpectation& want
   } catch (const Error& e) {
     throw Error("table '" + path.string() + "': " + e.what());
   }
+}
+
+Table read_table_file(const std::filesystem::path& path, const std::string& kernel_source_hash) {
+  std::ifstream in(path);
+  if (!in) throw Error("cannot read the file");
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_object()) throw Error("not a JSON dispatch table");
+  const std::string named = j.value("kernel_source_hash", "");
+  return table_from_json(j, TableExpectation{j.value("gpu", ""), j.value("arch", ""),
+                                             kernel_source_hash.empty() ? named : kernel_source_hash});
 }
 
 std::string shipped_table_model(const std::string& gpu_name) {
