@@ -54,6 +54,20 @@ TEST(KernelConfig, RulesRejectWithAReason) {
   c = {};
   c.block_k = 32;
   EXPECT_TRUE(mentions(validity_problems(c), "block_k must be 64"));
+  c = {};
+  c.stages = 1;
+  EXPECT_TRUE(mentions(validity_problems(c), "at least 2 pipeline stages"));
+}
+
+TEST(KernelConfig, SharedMemoryIsWhatCapsThePipelineDepth) {
+  KernelConfig c;  // a skinny tile: 12 KiB a stage
+  c.block_m = 64;
+  c.block_n = 32;
+  c.consumers = 1;
+  c.stages = 18;
+  EXPECT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  c.stages = 19;
+  EXPECT_TRUE(mentions(validity_problems(c), "shared memory"));
 }
 
 TEST(KernelConfig, LayoutNnNeedsWhole64ColumnBlocks) {
