@@ -1,5 +1,7 @@
-// Diagnostic builds only: parts of a consumer's TMA-store epilogue left out, to measure what each
-// costs the kernel's other work (in ping-pong, the other consumer's main loop beside it). Compiled
+// Diagnostic builds only: one part of the kernel left out, to measure what it costs the rest: parts
+// of a consumer's TMA-store epilogue (in ping-pong, what each costs the other consumer's main loop
+// beside it), or one side of the main loop (the wgmma, or the loads), so what remains shows whether
+// the ring is paced by its loads or by its math. Compiled
 // in only with -DGEMMFORGE_ABLATE=<part> (`gemmforge trace --ablate`); such a build writes a wrong
 // C, is never gated, tuned or served, and its cache key differs from every real build's. Without
 // the define every query below is false and the code is what it was. The enumeration is shared
@@ -14,6 +16,8 @@ enum Part : int {
   kStoreIssue = 2,     // staged and fenced as usual, but no TMA store is issued (the commits stay)
   kStaging = 3,        // no fp16 conversion, no stmatrix, no proxy fence; the stores send stale buffers
   kProxyFence = 4,     // everything but the generic-to-async proxy fence after staging
+  kMma = 5,            // the consumers wait for each stage and release it, issuing no wgmma
+  kLoads = 6,          // the producer issues no TMA load: it arrives on each full barrier itself
 };
 
 #if defined(__CUDACC__)

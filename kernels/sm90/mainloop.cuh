@@ -3,6 +3,7 @@
 // cores never drain between stages); a stage is released once the group that read it retired.
 #pragma once
 #include "ptx/wgmma.cuh"
+#include "sm90/ablation.cuh"
 #include "sm90/pipeline.cuh"
 #include "sm90/trace.cuh"
 
@@ -55,7 +56,7 @@ __device__ __forceinline__ void mma_tile(const SharedStorage<T>& smem, RingPosit
 #pragma unroll
     for (int mi = 0; mi < T::kMmaM; ++mi) fence_registers(acc[mi]);
     wgmma_fence();
-    issue_stage_mmas<T>(smem, pos.stage, a_row0, acc);
+    if (!ablation::left_out(ablation::kMma)) issue_stage_mmas<T>(smem, pos.stage, a_row0, acc);
     wgmma_commit();
     if (kb == (k_blocks > 1 ? 1 : 0)) while_busy();
     wgmma_wait<1>();  // the previous stage's group has retired: its stage can be refilled

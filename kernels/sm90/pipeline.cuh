@@ -4,6 +4,7 @@
 #include "ptx/cluster.cuh"
 #include "ptx/mbarrier.cuh"
 #include "ptx/tma.cuh"
+#include "sm90/ablation.cuh"
 #include "sm90/tile_scheduler.cuh"
 #include "sm90/trace.cuh"
 
@@ -128,6 +129,11 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
       const u64 wait_start = trace::clock();
       mbarrier_wait(smem.empty(s), pos.phase ^ 1);  // a fresh barrier counts as released
       wait_clocks += trace::clock() - wait_start;
+      if (ablation::left_out(ablation::kLoads)) {  // diagnostic build: the stage "fills" at once
+        mbarrier_arrive(smem.full(s));
+        pos.template advance<T::kStages>();
+        continue;
+      }
       // Full stage bytes land in every CTA: its own slices and those the CTAs sharing its tiles send.
       mbarrier_arrive_expect_tx(smem.full(s), T::kStageBytes);
       const int k0 = kb * T::kBlockK;

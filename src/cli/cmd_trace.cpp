@@ -108,11 +108,13 @@ void add_trace(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  gemmforge trace --shape 4096x4096x1024 --kernel sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore_pdl\n"
       "  gemmforge trace --shape 256x512x16384 --kernel sm90_tn_f32_128x128x64_s4_c2_coop_1x1_tmastore_k16_pdl --out t/\n"
       "Kernel names are those of tune tables, decisions and bench notes: a config and its launch knobs.\n\n"
-      "--ablate leaves one part of the TMA-store epilogue out of the traced build, to see what it costs\n"
-      "the rest (in ping-pong, the other consumer's main loop beside it): 'epilogue' (all of it),\n"
-      "'store-issue' (staged, never stored), 'staging' (no conversion or stmatrix; stale buffers stored),\n"
-      "'proxy-fence' (the fence after staging). Such a build writes a wrong C: the complete traced\n"
-      "build is gated first, the ablated one only timed. Never a speed claim.\n"
+      "--ablate leaves one part out of the traced build, to see what it costs the rest. Of the\n"
+      "TMA-store epilogue (in ping-pong, what it costs the other consumer's main loop beside it):\n"
+      "'epilogue' (all of it), 'store-issue' (staged, never stored), 'staging' (no conversion or\n"
+      "stmatrix; stale buffers stored), 'proxy-fence' (the fence after staging). Of the main loop:\n"
+      "'mma' (stages waited for and released, no wgmma: the loads' pace alone) and 'loads' (no TMA\n"
+      "load, every stage full at once: the math's pace alone). Such a build writes a wrong C: the\n"
+      "complete traced build is gated first, the ablated one only timed. Never a speed claim.\n"
       "--kblock-stamps adds, for units 4-7 of each CTA's walk, each k-block's stage full, group retired\n"
       "and loads issued; medians per position in the unit are printed. Those stamps cost the main\n"
       "loop ~10%: read the other phases from a run without them.");
@@ -124,7 +126,7 @@ void add_trace(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_option("--smem-pad", args->smem_pad,
                   "launch with this many more bytes of (unused) shared memory: a CTA's footprint, and so the SM's "
                   "L1 share, changed without changing the code (diagnostic)");
-  cmd->add_option("--ablate", args->ablate, "a part of the epilogue to leave out (diagnostic; see below)")
+  cmd->add_option("--ablate", args->ablate, "a part of the kernel to leave out (diagnostic; see below)")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "write trace.json and one CSV of units per launch into this directory");
   cmd->callback([args, &exit_code, argc, argv] { exit_code = run(*args, argc, argv); });

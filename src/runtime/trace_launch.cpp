@@ -10,11 +10,13 @@
 namespace gemmforge {
 
 namespace {
-constexpr std::array<std::pair<Ablation, const char*>, 5> kAblationNames{{{Ablation::kNone, "none"},
+constexpr std::array<std::pair<Ablation, const char*>, 7> kAblationNames{{{Ablation::kNone, "none"},
                                                                           {Ablation::kWholeEpilogue, "epilogue"},
                                                                           {Ablation::kStoreIssue, "store-issue"},
                                                                           {Ablation::kStaging, "staging"},
-                                                                          {Ablation::kProxyFence, "proxy-fence"}}};
+                                                                          {Ablation::kProxyFence, "proxy-fence"},
+                                                                          {Ablation::kMma, "mma"},
+                                                                          {Ablation::kLoads, "loads"}}};
 }  // namespace
 
 Ablation parse_ablation(const std::string& name) {

@@ -60,7 +60,7 @@ TEST(Trace, StampsAreCompiledInOnlyWhenAskedFor) {
 }
 
 // `gemmforge trace --ablate`'s builds (kernels/sm90/ablation.cuh): each leaves out exactly its part
-// of a ping-pong tile's epilogue, in the SASS, and nothing else of it.
+// of a ping-pong tile's epilogue or main loop, in the SASS, and nothing else of it.
 TEST(Trace, AblatedBuildsLeaveOutTheirPartOnly) {
   KernelConfig c;  // 128x176 ping-pong: two alternating staging buffers of 16 columns
   c.block_m = 128;
@@ -108,6 +108,19 @@ TEST(Trace, AblatedBuildsLeaveOutTheirPartOnly) {
   EXPECT_EQ(count(no_fence, kStore), stores);
   EXPECT_EQ(count(no_fence, kStage), stages);
   EXPECT_LE(count(no_fence, kFence), fences - 11);  // the fences left are the walk's, not the epilogue's
+  // The main loop's two sides: no wgmma at all, or no TMA load (the epilogue's stores stay).
+  const std::string no_mma = sass(ab::kMma), no_loads = sass(ab::kLoads);
+  const std::string kLoad = "UTMALDG";
+  EXPECT_GT(count(complete, kLoad), 0);
+  // ptxas keeps an empty wgmma (no registers, no descriptors) where a group is committed.
+  const std::string kEmptyMma = "HGMMA.64x8x16.F16 RZ, gdesc[URZ], RZ";
+  EXPECT_EQ(count(complete, kEmptyMma), 0);
+  EXPECT_EQ(count(no_mma, kMma), count(no_mma, kEmptyMma));
+  EXPECT_EQ(count(no_mma, kLoad), count(complete, kLoad));
+  EXPECT_EQ(count(no_mma, kStore), stores);
+  EXPECT_EQ(count(no_loads, kLoad), 0);
+  EXPECT_EQ(count(no_loads, kMma), count(complete, kMma));
+  EXPECT_EQ(count(no_loads, kStore), stores);
 }
 
 // A buffer as two CTAs of a launch at 1500 MHz would leave it: clocks and nanoseconds agree.
