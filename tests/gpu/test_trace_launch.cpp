@@ -108,5 +108,32 @@ TEST(TraceLaunch, AblatedAndKBlockStampedBuildsRun) {
   }
 }
 
+// The main loop's halves alone: in a multicast cluster (remote releases, slices sent to the
+// partner) and with K split in two (partial sums reduced), a build without wgmma and one without
+// TMA loads each run to the end and stamp every unit the complete build does.
+TEST(TraceLaunch, MainLoopHalvesRunAlone) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  KernelConfig mc;
+  mc.block_m = 64;
+  mc.block_n = 64;
+  mc.stages = 8;
+  mc.consumers = 1;
+  mc.cluster_n = 2;
+  mc.multicast = true;
+  LaunchKnobs split;
+  split.splits = 2;
+  const Shape shape{256, 4096, 2048};
+  for (const LaunchKnobs& knobs : {LaunchKnobs{}, split}) {
+    const TracedLaunch complete = trace_launch(*ctx, mc, knobs, shape, cache, 2);
+    for (Ablation part : {Ablation::kMma, Ablation::kLoads}) {
+      const TracedLaunch half = trace_launch(*ctx, mc, knobs, shape, cache, 2, {part, false});
+      EXPECT_EQ(half.summary.units.size(), complete.summary.units.size()) << int(part) << " splits " << knobs.splits;
+      EXPECT_EQ(half.summary.ctas, complete.summary.ctas);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gemmforge
