@@ -106,7 +106,7 @@ __device__ constexpr int half_blocks_regs() {  // per 64-row wgmma tile: two pai
 }
 template <class T>
 __device__ constexpr bool epilogue_deferred() {
-  return T::kTmaStore && T::kF32Acc && !T::kPingPong && T::kConsumers == 2 && T::kEpiBlocks >= 3 &&
+  return T::kTmaStore && T::kF32Acc && T::kStageReaders == 2 && T::kEpiBlocks >= 3 &&
          T::kMmaM * (T::Mma::kRegs + half_blocks_regs<T>()) <= 160;
 }
 template <class T>

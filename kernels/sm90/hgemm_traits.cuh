@@ -17,9 +17,30 @@ struct AccRegOf<false> {
   using type = ptx::u32;  // two fp16 packed
 };
 
+// A config's kKSplit, optional in its Knobs (false when absent, as parts_apart_of in
+// tile_scheduler.cuh): its two consumers take alternate k-blocks of every tile, each its own half
+// of an even ring, and the second hands its sums to the first (ksplit_exchange.cuh). K-split's
+// constants are functions and expressions, not HgemmTraits members: every constexpr member is data
+// in every cubin, and configs without k-split keep the code and data they had.
+template <class Knobs>
+__host__ __device__ constexpr auto ksplit_of(int) -> decltype(bool(Knobs::kKSplit)) {
+  return Knobs::kKSplit;
+}
+template <class Knobs>
+__host__ __device__ constexpr bool ksplit_of(long) {
+  return false;
+}
+// The second consumer's sums in shared memory: a word per accumulator register of its 128
+// threads (the whole tile's, as each k-split consumer holds it); 0 without k-split.
+template <class Knobs>
+__host__ __device__ constexpr int ksplit_exchange_bytes() {
+  return ksplit_of<Knobs>(0) ? Knobs::kBlockM / 64 * ptx::Wgmma<Knobs::kBlockN, Knobs::kF32Acc, Knobs::kBNMajor ? 1 : 0>::kRegs * 128 * 4
+                             : 0;
+}
+
 // Knobs: a struct with static constexpr members kBlockM, kBlockN, kStages, kConsumers, kPingPong,
 // kClusterM, kClusterN, kMulticast, kTmaStore, kF32Acc, kBNMajor, kSwapAB, and optionally
-// kPartsApart (tile_scheduler.cuh's parts_apart_of; the JIT writes one per config). With kSwapAB the kernel computes Cᵀ: its A is the
+// kPartsApart (tile_scheduler.cuh's parts_apart_of; the JIT writes one per config) and kKSplit. With kSwapAB the kernel computes Cᵀ: its A is the
 // caller's B and its B the caller's A.
 template <class Knobs>
 struct HgemmTraits : Knobs {
@@ -32,10 +53,11 @@ struct HgemmTraits : Knobs {
   static constexpr int kClusterSize = kClusterM * kClusterN;
 
   // Cooperative: the consumers split each tile's rows. Ping-pong: each consumer owns whole tiles,
-  // alternating, so one warpgroup's epilogue runs while the other's wgmmas do.
-  static constexpr int kWgRows = kPingPong ? kBlockM : kBlockM / kConsumers;
+  // alternating, so one warpgroup's epilogue runs while the other's wgmmas do. K-split: each
+  // holds the whole tile, from every other stage.
+  static constexpr int kWgRows = kPingPong || ksplit_of<Knobs>(0) ? kBlockM : kBlockM / kConsumers;
   static constexpr int kMmaM = kWgRows / 64;  // wgmma M-tiles per consumer warpgroup
-  static constexpr int kStageReaders = kPingPong ? 1 : kConsumers;  // warpgroups that read a stage
+  static constexpr int kStageReaders = kPingPong || ksplit_of<Knobs>(0) ? 1 : kConsumers;  // warpgroups that read a stage
 
   // Shared-memory stage: A tile (K-major, BM rows of 128 B) then B tile (tn: BN rows of 128 B;
   // nn: BN/64 blocks of 64 columns × 64 k-rows, each row 128 B).
@@ -78,14 +100,18 @@ struct HgemmTraits : Knobs {
   static constexpr int kStagesBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;
   static constexpr int kSplitFlagBytes = 16;  // a word per consumer (split_k.cuh), 16 for alignment
-  static constexpr int kSmemBytesBesideEpilogue = 1024 /* alignment slack */ + kStagesBytes + kBarrierBytes + kSplitFlagBytes;
+  // (K-split: with the second consumer's hand-over words after the epilogue buffers, and only the
+  // first consumer's epilogue buffers.)
+  static constexpr int kSmemBytesBesideEpilogue =
+      1024 /* alignment slack */ + kStagesBytes + ksplit_exchange_bytes<Knobs>() + kBarrierBytes + kSplitFlagBytes;
   static constexpr bool kEpiWholeTile =
-      kEpiBlocks > 2 && kSmemBytesBesideEpilogue + kConsumers * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;
+      kEpiBlocks > 2 &&
+      kSmemBytesBesideEpilogue + (ksplit_of<Knobs>(0) ? 1 : kConsumers) * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;
   static constexpr int kEpiBuffers = kEpiWholeTile ? kEpiBlocks : 2;
-  static constexpr bool kEpiPerWarp = kTmaStore && !kEpiWholeTile && kConsumers == 1;
+  static constexpr bool kEpiPerWarp = kTmaStore && !kEpiWholeTile && (kConsumers == 1 || ksplit_of<Knobs>(0));
   static constexpr int kEpiStoreRows = kEpiPerWarp ? 16 : kWgRows;  // the rows of one TMA store
   static constexpr int kEpiBytesPerWg = kEpiBuffers * kEpiBufferBytes;
-  static constexpr int kEpiBytes = kTmaStore ? kConsumers * kEpiBytesPerWg : 0;
+  static constexpr int kEpiBytes = kTmaStore ? (ksplit_of<Knobs>(0) ? 1 : kConsumers) * kEpiBytesPerWg : 0;
   static constexpr int kSmemBytes = kSmemBytesBesideEpilogue + kEpiBytes;
 
   // Named barrier ids: each consumer's epilogue (2), the ping-pong hand-over of the main loop
@@ -101,6 +127,9 @@ struct HgemmTraits : Knobs {
 
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static_assert(!kPingPong || kConsumers == 2, "ping-pong alternates two consumer warpgroups");
+  static_assert(!ksplit_of<Knobs>(0) || (kConsumers == 2 && !kPingPong),
+                "k-split alternates k-blocks between two consumer warpgroups");
+  static_assert(!ksplit_of<Knobs>(0) || kStages % 2 == 0, "k-split gives each consumer every other stage: an even ring");
   static_assert(kWgRows % 64 == 0 && kWgRows >= 64, "each consumer warpgroup takes whole 64-row wgmma tiles");
   static_assert(kBlockN % 8 == 0 && kBlockN >= 8 && kBlockN <= 256, "wgmma N is 8..256 in steps of 8");
   static_assert(kBlockM <= 256 && kBlockN <= 256, "a TMA box side is at most 256 elements");

@@ -4,8 +4,9 @@
 //
 // One producer warpgroup (a single elected thread) streams A and B tiles with TMA into a ring
 // of stages (pipeline.cuh); one or two consumer warpgroups run wgmma on them (mainloop.cuh) and
-// write C (epilogue.cuh). Consumers are cooperative (they split each tile's rows) or ping-pong
-// (they take alternate tiles). CTAs are persistent over output tiles, optionally in two-CTA
+// write C (epilogue.cuh). Consumers are cooperative (they split each tile's rows), ping-pong
+// (they take alternate tiles) or k-split (they take alternate k-blocks of each tile and the
+// first adds the second's sums, ksplit_exchange.cuh). CTAs are persistent over output tiles, optionally in two-CTA
 // clusters that share one operand through TMA multicast, and may share a tile's K range among
 // CTAs (split-K or stream-K, tile_scheduler.cuh; reduced in split_k.cuh through a global
 // workspace, or through distributed shared memory when the parts are one cluster's CTAs). Every
@@ -21,6 +22,7 @@
 #include "ptx/setmaxnreg.cuh"
 #include "sm90/epilogue.cuh"
 #include "sm90/hgemm_traits.cuh"
+#include "sm90/ksplit_exchange.cuh"
 #include "sm90/mainloop.cuh"
 #include "sm90/pipeline.cuh"
 #include "sm90/split_k.cuh"
@@ -80,7 +82,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   } else {
     if constexpr (T::kConsumers > 1) setmaxnreg_inc<T::kConsumerRegs>();
     const int consumer = warpgroup - 1;
-    const int wg_row_offset = T::kPingPong ? 0 : consumer * T::kWgRows;
+    const int wg_row_offset = T::kPingPong || ksplit_of<T>(0) ? 0 : consumer * T::kWgRows;
     typename T::AccReg acc[T::kMmaM][T::Mma::kRegs];
     RingPosition pos;
     unsigned epilogue_blocks = 0;  // TMA-store staging buffer parity
@@ -122,21 +124,32 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
           mbarrier_wait(smem.full(pos.stage), pos.phase);  // the main loop's first wait, done early
           trace::unit(walked, trace::kUnitFirstData, trace::clock());
         }
-      mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held, stamps ? walked : -1);
+      // K-split: each consumer walks its own stages (the ring is even), so its share of the tile
+      // starts at the first k-block on a stage of its parity.
+      static_assert(!ksplit_of<T>(0) || !epilogue_deferred<T>(), "k-split's first consumer stores alone, never deferred");
+      const int first = ksplit_of<T>(0) ? int(pos.stage % 2 != consumer) : 0;
+      mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held, stamps ? walked : -1, first);
+      if constexpr (ksplit_of<T>(0)) {
+        if (consumer == 1) {
+          KSplitExchange<T>::give(smem, acc, walked == 0);
+          continue;  // the first consumer owns the tile from here
+        }
+        KSplitExchange<T>::take(smem, acc, sched.more(cursor));
+      }
       if (stamps) trace::unit(walked, trace::kUnitMainDone, trace::clock());
       if constexpr (T::kPingPong)
         if (sched.more(cursor)) named_barrier_arrive(T::kMainloopOrderBarrier + (1 - consumer), 256);
       const int row0 = w.tile_m * T::kBlockM + wg_row_offset, col0 = w.tile_n * T::kBlockN;
       if (w.parts > 1) {  // split-K or stream-K: the tile's units reduce it (split_k.cuh)
         using Split = SplitK<T>;
-        const int tile_part = w.reduce_tile * Split::kPartsPerTile + (T::kPingPong ? 0 : consumer);
+        const int tile_part = w.reduce_tile * Split::kPartsPerTile + (T::kPingPong || ksplit_of<T>(0) ? 0 : consumer);
         const int tile_parts = sched.reduce_tiles() * Split::kPartsPerTile;
         const u32 barrier = T::kEpilogueBarrier + u32(consumer);
         if (flags & kFlagClusterReduction) {  // summed after the walk, below; pushed builds finish here
           if constexpr (cluster_push_of<T>(0))
             Split::push_and_sum(acc, Split::push_region(smem.base), C, M, N, row0, col0);
           else
-            Split::stage_for_cluster(acc, smem.a_tile(0), T::kPingPong ? 0 : consumer, smem.staged_origin(consumer),
+            Split::stage_for_cluster(acc, smem.a_tile(0), T::kPingPong || ksplit_of<T>(0) ? 0 : consumer, smem.staged_origin(consumer),
                                      row0, col0);
           continue;
         }
@@ -187,7 +200,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     const int consumer = warpgroup - 1;
     if (warpgroup > 0 && consumer < T::kStageReaders) {
       const u32* origin = smem.staged_origin(consumer);
-      SplitK<T>::sum_slice_in_cluster(smem.a_tile(0), T::kPingPong ? 0 : consumer, int(cluster_cta_rank()),
+      SplitK<T>::sum_slice_in_cluster(smem.a_tile(0), T::kPingPong || ksplit_of<T>(0) ? 0 : consumer, int(cluster_cta_rank()),
                                       int(cluster_ctas()), C, M, N, int(origin[0]), int(origin[1]));
     }
     // No CTA leaves while another still reads its shared memory. Nothing needs ordering here (the

@@ -5,6 +5,7 @@
 #include "ptx/mbarrier.cuh"
 #include "ptx/tma.cuh"
 #include "sm90/ablation.cuh"
+#include "sm90/hgemm_traits.cuh"
 #include "sm90/tile_scheduler.cuh"
 #include "sm90/trace.cuh"
 
@@ -36,8 +37,12 @@ struct SharedStorage {
   __device__ unsigned char* epilogue(int consumer) const {
     return base + T::kStagesBytes + consumer * T::kEpiBytesPerWg;
   }
+  // K-split: where the second consumer hands its partial sums to the first (ksplit_exchange.cuh).
+  __device__ typename T::AccReg* exchange() const {
+    return reinterpret_cast<typename T::AccReg*>(base + T::kStagesBytes + T::kEpiBytes);
+  }
   __device__ ptx::u64* full(int s) const {
-    return reinterpret_cast<ptx::u64*>(base + T::kStagesBytes + T::kEpiBytes) + s;
+    return reinterpret_cast<ptx::u64*>(base + T::kStagesBytes + T::kEpiBytes + ksplit_exchange_bytes<T>()) + s;
   }
   __device__ ptx::u64* empty(int s) const { return full(T::kStages) + s; }
   // One word per consumer: whether its split-K part arrived last (kernels/sm90/split_k.cuh).

@@ -49,8 +49,9 @@ template <class T>
 struct SplitK {
   using AccReg = typename T::AccReg;
   using Acc = AccReg[T::kMmaM][T::Mma::kRegs];
-  // Warpgroups that each own a slice of a tile's rows (cooperative) or the whole tile (ping-pong).
-  static constexpr int kPartsPerTile = T::kPingPong ? 1 : T::kConsumers;
+  // Warpgroups that each own a slice of a tile's rows (cooperative) or the whole tile (ping-pong;
+  // k-split's first, once it added the second's sums).
+  static constexpr int kPartsPerTile = T::kStageReaders;
   static constexpr int kPairs = T::kMmaM * T::Mma::kRegs / 2;  // 64-bit accumulator pairs per thread
   static constexpr int kSlotPairs = kPairs * 128;
   // Loads in flight in a sum: kChunk pairs of kBatch slots at once (small tiles have registers to

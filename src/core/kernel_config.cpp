@@ -16,12 +16,15 @@ static_assert(kMaxClusterSplits == sm90::kMaxClusterSplits, "host and kernel agr
 
 namespace {
 
-const char* mode_name(ConsumerMode m) { return m == ConsumerMode::cooperative ? "coop" : "pingpong"; }
+const char* mode_name(ConsumerMode m) {
+  return m == ConsumerMode::cooperative ? "coop" : (m == ConsumerMode::pingpong ? "pingpong" : "ksplit");
+}
 
 ConsumerMode parse_mode_name(const std::string& s) {
   if (s == "coop" || s == "cooperative") return ConsumerMode::cooperative;
   if (s == "pingpong") return ConsumerMode::pingpong;
-  throw Error("kernel config: unknown consumer mode '" + s + "' (coop or pingpong)");
+  if (s == "ksplit") return ConsumerMode::ksplit;
+  throw Error("kernel config: unknown consumer mode '" + s + "' (coop, pingpong or ksplit)");
 }
 
 // What no config can run with these knobs (launch_problem adds the config's own limits).
@@ -43,7 +46,7 @@ std::string knobs_problem(const LaunchKnobs& k) {
 // counters for every (reduced tile, consumer part), padded to 256 bytes, then `slots_per_tile`
 // slots of partial sums for each of them.
 size_t reduction_workspace_bytes(const KernelConfig& c, int64_t reduced_tiles, int64_t slots_per_tile) {
-  const int64_t parts = reduced_tiles * (c.mode == ConsumerMode::pingpong ? 1 : c.consumers);
+  const int64_t parts = reduced_tiles * c.tile_parts();
   const int64_t counter_words = (2 * parts + 63) / 64 * 64;
   const int64_t slot_bytes = int64_t(c.accumulator_registers()) * 128 * 4;
   return size_t(counter_words * 4 + parts * slots_per_tile * slot_bytes);
@@ -140,7 +143,17 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
 }
 
 int KernelConfig::wg_rows() const {
-  return mode == ConsumerMode::pingpong ? block_m : block_m / std::max(consumers, 1);
+  return mode == ConsumerMode::cooperative ? block_m / std::max(consumers, 1) : block_m;
+}
+
+int KernelConfig::tile_parts() const { return mode == ConsumerMode::cooperative ? consumers : 1; }
+
+int KernelConfig::epilogue_warpgroups() const { return mode == ConsumerMode::ksplit ? 1 : consumers; }
+
+// kernels/sm90/hgemm_traits.cuh's kExchangeBytes: a 4-byte word per accumulator register of a
+// warpgroup's 128 threads.
+int KernelConfig::exchange_bytes() const {
+  return mode == ConsumerMode::ksplit ? accumulator_registers() * 128 * 4 : 0;
 }
 
 int KernelConfig::epilogue_block_cols() const { return block_n % 64 == 0 ? 64 : (block_n % 32 == 0 ? 32 : 16); }
@@ -149,7 +162,7 @@ int KernelConfig::stage_ring_bytes() const { return stages * (block_m + block_n)
 
 int KernelConfig::shared_bytes_beside_epilogue() const {
   const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
-  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + barriers;
+  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + exchange_bytes() + barriers;
 }
 
 // One staging buffer: a consumer's rows of one column block of C, in fp16.
@@ -161,18 +174,18 @@ int KernelConfig::epilogue_buffers() const {
   if (!tma_store) return 0;
   const int blocks = block_n / epilogue_block_cols();
   const bool whole_fits =
-      shared_bytes_beside_epilogue() + consumers * blocks * epilogue_buffer_bytes(*this) <= kMaxSharedBytesPerCta;
+      shared_bytes_beside_epilogue() + epilogue_warpgroups() * blocks * epilogue_buffer_bytes(*this) <= kMaxSharedBytesPerCta;
   return blocks > 2 && whole_fits ? blocks : 2;
 }
 
 int KernelConfig::epilogue_store_rows() const {
-  // One consumer with two alternating buffers: each warp stores its own 16-row slices
+  // One storing warpgroup with two alternating buffers: each warp stores its own 16-row slices
   // (kEpiPerWarp in kernels/sm90/hgemm_traits.cuh).
-  return tma_store && epilogue_buffers() == 2 && consumers == 1 ? 16 : wg_rows();
+  return tma_store && epilogue_buffers() == 2 && epilogue_warpgroups() == 1 ? 16 : wg_rows();
 }
 
 int KernelConfig::shared_bytes() const {
-  return shared_bytes_beside_epilogue() + consumers * epilogue_buffers() * epilogue_buffer_bytes(*this) +
+  return shared_bytes_beside_epilogue() + epilogue_warpgroups() * epilogue_buffers() * epilogue_buffer_bytes(*this) +
          (cluster_push ? cluster_push_bytes(*this) : 0);
 }
 
@@ -316,8 +329,7 @@ int cluster_push_bytes(const KernelConfig& c) {
 }
 
 int cluster_reduction_bytes(const KernelConfig& c) {
-  const int parts = c.mode == ConsumerMode::pingpong ? 1 : c.consumers;  // kernels/sm90/split_k.cuh's slots
-  return parts * c.accumulator_registers() * 128 * 4;
+  return c.tile_parts() * c.accumulator_registers() * 128 * 4;  // kernels/sm90/split_k.cuh's slots
 }
 
 LaunchKnobs cluster_reduced(LaunchKnobs split) {
@@ -383,7 +395,11 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   need(c.consumers == 1 || c.consumers == 2, "1 or 2 consumer warpgroups");
   if (c.mode == ConsumerMode::cooperative && c.consumers > 0)
     need(c.block_m % (64 * c.consumers) == 0, "cooperative consumers split block_m into whole 64-row wgmma tiles");
-  need(c.mode == ConsumerMode::cooperative || c.consumers == 2, "ping-pong alternates tiles between 2 consumers");
+  need(c.mode != ConsumerMode::pingpong || c.consumers == 2, "ping-pong alternates tiles between 2 consumers");
+  need(c.mode != ConsumerMode::ksplit || c.consumers == 2, "ksplit alternates k-blocks between 2 consumers");
+  need(c.mode != ConsumerMode::ksplit || c.stages % 2 == 0,
+       "ksplit gives each consumer every other stage of the ring: an even number of stages (an odd ring would "
+       "hand a stage to both, and one could wait on a phase the other has not yet seen complete)");
   // No fixed upper bound: the kernel works at any depth and shared memory caps it (a 64x32 tile
   // holds 18 stages). Deeper than 8 measured level on skinny shapes (bench/NOTES.md, session 36).
   need(c.stages >= 2, "at least 2 pipeline stages");
@@ -474,6 +490,7 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << "  static constexpr int kBlockM = " << c.block_m << ", kBlockN = " << c.block_n << ", kStages = " << c.stages
     << ", kConsumers = " << c.consumers << ";\n"
     << "  static constexpr bool kPingPong = " << b(c.mode == ConsumerMode::pingpong) << ";\n"
+    << (c.mode == ConsumerMode::ksplit ? "  static constexpr bool kKSplit = true;\n" : "")  // absent: false (hgemm_traits.cuh)
     << "  static constexpr int kClusterM = " << c.cluster_m << ", kClusterN = " << c.cluster_n << ";\n"
     << "  static constexpr bool kMulticast = " << b(c.multicast) << ", kTmaStore = " << b(c.tma_store)
     << ", kF32Acc = " << b(c.acc == Accum::f32) << ", kBNMajor = " << b(c.layout == Layout::nn)

@@ -14,7 +14,13 @@
 
 namespace gemmforge {
 
-enum class ConsumerMode { cooperative, pingpong };
+// How two consumer warpgroups share the work: cooperative, they split each tile's rows; ping-pong,
+// they take alternate tiles; ksplit, they take alternate k-blocks of every tile (each its own
+// stages: an even ring) and the second hands its partial sums to the first through shared memory,
+// so a 64-row tile gets two warpgroups' wgmma issue (cuBLAS's skinny kernels run 384 threads on
+// 64x32 tiles; one warpgroup spends ~230 clocks a k-block on a 64x32 tile: bench/NOTES.md,
+// session 36).
+enum class ConsumerMode { cooperative, pingpong, ksplit };
 
 // Compile-time knobs: each distinct value is a distinct cubin.
 struct KernelConfig {
@@ -47,7 +53,7 @@ struct KernelConfig {
   bool cluster_push = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa][_push]"
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa][_push]" (mode coop, pingpong or ksplit)
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.
@@ -59,6 +65,9 @@ struct KernelConfig {
   int shared_bytes_beside_epilogue() const;  // the stage ring, its barriers and the alignment slack
   int stage_ring_bytes() const;    // the A and B tiles of every pipeline stage
   int wg_rows() const;             // rows of C per consumer warpgroup and tile
+  int tile_parts() const;          // warpgroups that each hold a part of a tile's sums: cooperative consumers, else 1
+  int epilogue_warpgroups() const; // warpgroups that store C: all but ksplit's second
+  int exchange_bytes() const;      // ksplit: the second consumer's partial sums, handed over in shared memory
   int epilogue_block_cols() const; // TMA-store column block: the widest of 64/32/16 dividing block_n
   int epilogue_buffers() const;    // TMA-store staging buffers per consumer: a tile's blocks if more than 2 and they fit, else 2 (0: no TMA store)
   int epilogue_store_rows() const; // rows of C one TMA store writes: 16 where each warp stores its slices (kEpiPerWarp), else wg_rows()

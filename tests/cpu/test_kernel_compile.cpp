@@ -199,6 +199,49 @@ TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   }
 }
 
+// K-split consumers (ConsumerMode::ksplit): each of the two warpgroups issues its own wgmmas, the
+// second hands its sums over behind named barrier 6 (full) and the first frees them with 7; both
+// directions of both barriers are in the code, nothing goes to local memory, and the kernel's
+// shared memory (ring, hand-over words, one warpgroup's epilogue buffers) is the host's (the
+// generated source static_asserts it).
+TEST(KernelCompile, KSplitConsumersHandOverTheirSumsBehindTwoNamedBarriers) {
+  KernelConfig skinny;  // cuBLAS's skinny tiling: 64x32 in 1x2 clusters sharing A, 16 stages
+  skinny.block_m = 64;
+  skinny.block_n = 32;
+  skinny.stages = 16;
+  skinny.mode = ConsumerMode::ksplit;
+  skinny.cluster_n = 2;
+  skinny.multicast = true;
+  KernelConfig stored = skinny;  // per-warp TMA stores of f16 sums, N-major B
+  stored.cluster_n = 1;
+  stored.multicast = false;
+  stored.block_n = 64;
+  stored.stages = 8;
+  stored.acc = Accum::f16;
+  stored.layout = Layout::nn;
+  stored.tma_store = true;
+  KernelConfig wide = stored;  // two wgmma tiles per warpgroup
+  wide.acc = Accum::f32;
+  wide.layout = Layout::tn;
+  wide.block_m = 128;
+  wide.block_n = 128;
+  wide.stages = 2;
+  for (const auto& c : {skinny, stored, wide}) {
+    ASSERT_TRUE(is_valid(c)) << c.name() << ": " << validity_problems(c)[0];
+    const auto r = jit::compile(request(c));
+    ASSERT_TRUE(r.ok) << c.name() << "\n" << r.log;
+    EXPECT_EQ(jit::parse_ptxas_info(r.log).spill_bytes, 0) << c.name();
+    EXPECT_FALSE(jit::parse_ptxas_info(r.log).wgmma_serialized) << c.name();
+    if (!testing::can_disassemble()) continue;  // the SASS half needs cuobjdump
+    const std::string sass = testing::sass_of(r.cubin, c.name());
+    EXPECT_NE(sass.find("HGMMA.64x" + std::to_string(c.block_n) + "x16"), std::string::npos) << c.name();
+    EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in " << c.name();
+    for (const char* bar : {"BAR.ARV 0x6, 0x100", "BAR.SYNC.DEFER_BLOCKING 0x6, 0x100", "BAR.ARV 0x7, 0x100",
+                            "BAR.SYNC.DEFER_BLOCKING 0x7, 0x100"})
+      EXPECT_NE(sass.find(bar), std::string::npos) << bar << " missing in " << c.name();
+  }
+}
+
 // The TMA-store epilogue stages a consumer's whole tile where it fits (more than two column blocks):
 // the kernel's shared-memory size must be the host's (the generated source static_asserts it, so
 // a compile is the check), and the whole-tile path waits for older stores once per tile, before

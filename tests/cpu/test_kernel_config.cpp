@@ -181,6 +181,50 @@ TEST(KernelConfig, OneConsumersWarpsStoreTheirOwnSlicesOfTwoAlternatingBuffers) 
   EXPECT_EQ(c.epilogue_store_rows(), c.wg_rows());
 }
 
+// K-split: two consumers on alternate k-blocks of a whole 64-row tile. Each holds the tile's
+// accumulators; the second hands them over in shared memory beside the ring; only the first
+// stores C (so one warpgroup's epilogue buffers, stored per warp); one part per tile in split-K.
+TEST(KernelConfig, KSplitConsumersEachHoldTheTileAndHandOverThroughSharedMemory) {
+  KernelConfig c;
+  c.block_m = 64;
+  c.block_n = 32;
+  c.stages = 16;
+  c.consumers = 2;
+  c.mode = ConsumerMode::ksplit;
+  ASSERT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  EXPECT_EQ(c.name(), "sm90_tn_f32_64x32x64_s16_c2_ksplit_1x1");
+  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
+  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  EXPECT_EQ(c.wg_rows(), 64);
+  EXPECT_EQ(c.accumulator_registers(), 16);  // 64x32 f32 over 128 threads
+  EXPECT_EQ(c.exchange_bytes(), 16 * 128 * 4);
+  EXPECT_EQ(c.shared_bytes(), 1024 + 16 * (64 + 32) * 64 * 2 + 16 * 128 * 4 + 2 * 16 * 8 + 16);
+  EXPECT_EQ(c.threads(), 384);
+  EXPECT_EQ(c.tile_parts(), 1);
+  KernelConfig coop = c;
+  coop.mode = ConsumerMode::cooperative;
+  coop.block_m = 128;
+  EXPECT_EQ(coop.tile_parts(), 2);
+  EXPECT_EQ(coop.exchange_bytes(), 0);
+  // Split-K: one part per tile (the first consumer's, after the hand-over), as ping-pong: 128
+  // tiles' two counters (256 words), then 128 x 2 slots of 16 f32 per thread.
+  EXPECT_EQ(splitk_workspace_bytes(c, 64, 4096, 4096, 2), size_t(256 * 4 + 128 * 2 * 16 * 128 * 4));
+  c.tma_store = true;  // one storing warpgroup: two buffers, each warp its own slices
+  c.block_n = 64;
+  c.stages = 8;
+  ASSERT_TRUE(is_valid(c)) << validity_problems(c)[0];
+  EXPECT_EQ(c.epilogue_warpgroups(), 1);
+  EXPECT_EQ(c.epilogue_buffers(), 2);
+  EXPECT_EQ(c.epilogue_store_rows(), 16);
+  EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue() + 2 * 64 * 64 * 2);
+  c.stages = 7;  // an odd ring would give a stage to both consumers
+  EXPECT_TRUE(mentions(validity_problems(c), "even number of stages"));
+  c.stages = 8;
+  c.consumers = 1;
+  EXPECT_TRUE(mentions(validity_problems(c), "ksplit alternates k-blocks between 2 consumers"));
+  EXPECT_THROW(KernelConfig::from_name("sm90_tn_f32_64x32x64_s16_c2_ksplt_1x1"), Error);
+}
+
 TEST(KernelConfig, SharedMemoryAndRegistersFollowTheTile) {
   KernelConfig c;  // 128x128, 4 stages, 2 consumers, f32
   EXPECT_EQ(c.shared_bytes(), 1024 + 4 * (128 + 128) * 64 * 2 + 2 * 4 * 8 + 16);  // + split-K flags

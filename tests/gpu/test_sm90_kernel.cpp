@@ -38,7 +38,7 @@ KernelConfig make(const Knobs& k) {
   return c;
 }
 
-// Every knob value at least once: tile shapes, 1-2 consumers, both modes, both cluster
+// Every knob value at least once: tile shapes, 1-2 consumers, all three modes, both cluster
 // directions, both epilogues (all three epilogue column-block widths; the whole-tile, per-warp
 // and per-warpgroup TMA stores, deferred or not), both accumulators.
 std::vector<KernelConfig> sample_configs() {
@@ -62,6 +62,12 @@ std::vector<KernelConfig> sample_configs() {
            // (epilogue.cuh): two alternating buffers with four blocks, and three blocks.
            {128, 256, 4, 2, Accum::f32, cooperative, 1, 1, true},
            {128, 192, 4, 2, Accum::f32, cooperative, 1, 1, true},
+           // K-split: two warpgroups on alternate k-blocks of a tile, the second's sums handed over
+           // (odd K-block counts leave the second one block short; one block leaves it none).
+           {64, 32, 16, 2, Accum::f32, ksplit},
+           {64, 64, 8, 2, Accum::f16, ksplit, 1, 1, true},
+           {64, 32, 16, 2, Accum::f32, ksplit, 1, 2, false},
+           {128, 128, 2, 2, Accum::f32, ksplit, 1, 1, true},
        })
     out.push_back(make(k));
   for (auto c : std::vector<KernelConfig>(out)) {  // the same tiles with N-major B, where they fit
@@ -69,7 +75,8 @@ std::vector<KernelConfig> sample_configs() {
     if (is_valid(c)) out.push_back(c);
   }
   for (const Knobs& k : std::vector<Knobs>{{64, 64, 6, 1}, {128, 32, 6, 2}, {256, 128, 4, 2, Accum::f16},
-                                           {128, 64, 4, 2, Accum::f32, ConsumerMode::pingpong, 2, 1}}) {
+                                           {128, 64, 4, 2, Accum::f32, ConsumerMode::pingpong, 2, 1},
+                                           {64, 32, 8, 2, Accum::f32, ConsumerMode::ksplit, 1, 2}}) {
     KernelConfig c = make(k);  // swap-AB: C's N on the tile's rows, M on wgmma's N
     c.swap_ab = true;
     out.push_back(c);
@@ -122,7 +129,7 @@ TEST(Sm90Kernel, NonPersistentLaunchGivesTheSameAnswer) {
   }
 }
 
-// Split-K parts of a tile on different CTAs (and on ping-pong warpgroups, and in clusters), for
+// Split-K parts of a tile on different CTAs (and on ping-pong and k-split warpgroups, and in clusters), for
 // tall-K and odd shapes, persistent and not; more parts than K blocks are clamped.
 std::vector<KernelConfig> split_k_configs() {
   using enum ConsumerMode;
@@ -134,6 +141,8 @@ std::vector<KernelConfig> split_k_configs() {
            {128, 256, 3, 2, Accum::f32, cooperative, 2, 1, true},
            {192, 96, 4, 1, Accum::f32, cooperative, 1, 2, false},
            {128, 256, 4, 2, Accum::f16},
+           {64, 64, 8, 2, Accum::f32, ksplit},
+           {64, 32, 16, 2, Accum::f32, ksplit, 1, 2, false},
        })
     out.push_back(make(k));
   KernelConfig nn = make({128, 128, 4, 2});
