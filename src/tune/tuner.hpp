@@ -92,6 +92,11 @@ struct TuneOptions {
   // a column), with the same launch knobs, where the rules let it. cuBLASLt's tall-K picks are
   // split-K in 4- and 8-CTA clusters (bench/NOTES.md, session 25).
   std::vector<std::pair<int, int>> cluster_twins;
+  // --ksplit-twins: likewise, each finalist with one consumer warpgroup is also measured with two
+  // k-split consumers (ConsumerMode::ksplit: alternate k-blocks of each tile; the ring rounded
+  // down to an even depth), with the same launch knobs. One warpgroup's wgmma issue paces a
+  // 64-row tile (bench/NOTES.md, session 36); cuBLAS runs such tiles on two.
+  bool ksplit_twins = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";

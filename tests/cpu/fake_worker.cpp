@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
     else if (a == "--parts-apart-speedup") plan.speedups.parts_apart = std::stod(value());
     else if (a == "--wide-cluster-speedup") plan.speedups.cluster = std::stod(value());
     else if (a == "--cluster-push-speedup") plan.speedups.cluster_push = std::stod(value());
+    else if (a == "--ksplit-speedup") plan.speedups.ksplit = std::stod(value());
     else if (a == "--steady-slower") plan.steady_slower.insert(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);

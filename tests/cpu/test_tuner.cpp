@@ -1051,6 +1051,46 @@ TEST(Tuner, ClusterTwinsReopenADecidedSplitProblemAndMeasureItsFinalistsInCluste
   EXPECT_EQ(third.measured, 0);
 }
 
+// --ksplit-twins reopens a decided problem whose finalists have one consumer warpgroup: each is
+// measured again with two k-split consumers (its ring rounded down to an even depth), beyond the
+// budget, and the final decides among them all; a rerun reopens nothing.
+TEST(Tuner, KSplitTwinsReopenADecidedProblemAndMeasureItsOneConsumerFinalistsOnTwo) {
+  Fixture f;
+  const Shape s{64, 4096, 4096};
+  auto o = f.options({s}, 4);
+  o.configs = f.slow;  // one consumer only: every finalist has a k-split twin where its ring allows
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  const std::vector<std::string> ksplit_faster = {"--ksplit-speedup", "1.2"};
+  f.run(o, ksplit_faster);
+  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->best.find("_ksplit_"), std::string::npos) << before->best;
+  const size_t measured_before = f.logged("measure").size();
+
+  o.ksplit_twins = true;
+  const TuneResult again = f.run(o, ksplit_faster);
+  EXPECT_EQ(again.rerastered, 1u);
+  EXPECT_EQ(again.tuned_now, 0u);
+  const auto measures = f.logged("measure");
+  ASSERT_GT(measures.size(), measured_before);
+  EXPECT_LE(measures.size(), measured_before + 2);  // at most one twin per finalist
+  for (size_t i = measured_before; i < measures.size(); ++i) {
+    EXPECT_NE(measures[i].find("_c2_ksplit_"), std::string::npos) << measures[i];
+    const KernelConfig twin = parse_hopper_candidate_name(measures[i].substr(measures[i].find("sm90_"))).first;
+    EXPECT_EQ(twin.stages % 2, 0) << measures[i];
+  }
+  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_NE(after->best.find("_c2_ksplit_"), std::string::npos) << after->best;  // 1.2x faster on two
+  EXPECT_EQ(after->budget, before->budget);
+
+  const TuneResult third = f.run(o, ksplit_faster);
+  EXPECT_EQ(third.rerastered, 0u);
+  EXPECT_EQ(third.measured, 0);
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.
