@@ -117,17 +117,21 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       // running while the other stores its tile.
       if constexpr (T::kPingPong)
         if (walked > 0) named_barrier_sync(T::kMainloopOrderBarrier + consumer, 256);
-      if constexpr (trace::enabled())
-        if (stamps) {
-          trace::unit(walked, trace::kUnitShape, u64(w.kb_count) | u64(w.parts) << 32);
-          trace::unit(walked, trace::kUnitStart, trace::clock());
-          mbarrier_wait(smem.full(pos.stage), pos.phase);  // the main loop's first wait, done early
-          trace::unit(walked, trace::kUnitFirstData, trace::clock());
-        }
       // K-split: each consumer walks its own stages (the ring is even), so its share of the tile
       // starts at the first k-block on a stage of its parity.
       static_assert(!ksplit_of<T>(0) || !epilogue_deferred<T>(), "k-split's first consumer stores alone, never deferred");
       const int first = ksplit_of<T>(0) ? int(pos.stage % 2 != consumer) : 0;
+      if constexpr (trace::enabled())
+        if (stamps) {
+          trace::unit(walked, trace::kUnitShape, u64(w.kb_count) | u64(w.parts) << 32);
+          trace::unit(walked, trace::kUnitStart, trace::clock());
+          // The main loop's first wait, done early: on this warpgroup's own first stage (k-split:
+          // the other's may already be a lap further on, with the parity waited for again).
+          RingPosition own = pos;
+          if (ksplit_of<T>(0)) own.template advance<T::kStages>(first);
+          if (first < w.kb_count) mbarrier_wait(smem.full(own.stage), own.phase);
+          trace::unit(walked, trace::kUnitFirstData, trace::clock());
+        }
       mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held, stamps ? walked : -1, first);
       if constexpr (ksplit_of<T>(0)) {
         if (consumer == 1) {

@@ -240,6 +240,12 @@ TEST(KernelCompile, KSplitConsumersHandOverTheirSumsBehindTwoNamedBarriers) {
                             "BAR.SYNC.DEFER_BLOCKING 0x7, 0x100"})
       EXPECT_NE(sass.find(bar), std::string::npos) << bar << " missing in " << c.name();
   }
+  // gemmforge trace's builds of a k-split kernel (phase and k-block stamps) build too.
+  auto traced = request(skinny);
+  traced.extra_options = {"-DGEMMFORGE_TRACE", "-DGEMMFORGE_TRACE_KBLOCKS"};
+  const auto t = jit::compile(traced);
+  ASSERT_TRUE(t.ok) << t.log;
+  EXPECT_EQ(jit::parse_ptxas_info(t.log).spill_bytes, 0) << t.log;
 }
 
 // The TMA-store epilogue stages a consumer's whole tile where it fits (more than two column blocks):
