@@ -129,7 +129,9 @@ struct HgemmTraits : Knobs {
   static_assert(!kPingPong || kConsumers == 2, "ping-pong alternates two consumer warpgroups");
   static_assert(!ksplit_of<Knobs>(0) || (kConsumers == 2 && !kPingPong),
                 "k-split alternates k-blocks between two consumer warpgroups");
-  static_assert(!ksplit_of<Knobs>(0) || kStages % 2 == 0, "k-split gives each consumer every other stage: an even ring");
+  static_assert(!ksplit_of<Knobs>(0) || (kStages % 2 == 0 && kStages >= 4),
+                "k-split gives each consumer every other stage, and a consumer frees one only after waiting for its "
+                "next: an even ring of 4 or more");
   static_assert(kWgRows % 64 == 0 && kWgRows >= 64, "each consumer warpgroup takes whole 64-row wgmma tiles");
   static_assert(kBlockN % 8 == 0 && kBlockN >= 8 && kBlockN <= 256, "wgmma N is 8..256 in steps of 8");
   static_assert(kBlockM <= 256 && kBlockN <= 256, "a TMA box side is at most 256 elements");

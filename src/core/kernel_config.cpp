@@ -400,6 +400,10 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   need(c.mode != ConsumerMode::ksplit || c.stages % 2 == 0,
        "ksplit gives each consumer every other stage of the ring: an even number of stages (an odd ring would "
        "hand a stage to both, and one could wait on a phase the other has not yet seen complete)");
+  need(c.mode != ConsumerMode::ksplit || c.stages >= 4,
+       "ksplit needs at least 4 stages: a consumer frees its stage only once it has waited for its next one (one "
+       "wgmma group in flight), so it must own two (with two stages in all each would wait on its own stage "
+       "forever)");
   // No fixed upper bound: the kernel works at any depth and shared memory caps it (a 64x32 tile
   // holds 18 stages). Deeper than 8 measured level on skinny shapes (bench/NOTES.md, session 36).
   need(c.stages >= 2, "at least 2 pipeline stages");

@@ -225,7 +225,7 @@ TEST(KernelCompile, KSplitConsumersHandOverTheirSumsBehindTwoNamedBarriers) {
   wide.layout = Layout::tn;
   wide.block_m = 128;
   wide.block_n = 128;
-  wide.stages = 2;
+  wide.stages = 4;
   for (const auto& c : {skinny, stored, wide}) {
     ASSERT_TRUE(is_valid(c)) << c.name() << ": " << validity_problems(c)[0];
     const auto r = jit::compile(request(c));

@@ -219,6 +219,8 @@ TEST(KernelConfig, KSplitConsumersEachHoldTheTileAndHandOverThroughSharedMemory)
   EXPECT_EQ(c.shared_bytes(), c.shared_bytes_beside_epilogue() + 2 * 64 * 64 * 2);
   c.stages = 7;  // an odd ring would give a stage to both consumers
   EXPECT_TRUE(mentions(validity_problems(c), "even number of stages"));
+  c.stages = 2;  // one stage each: a consumer would wait on its own stage, never freed (a GPU test hung so)
+  EXPECT_TRUE(mentions(validity_problems(c), "at least 4 stages"));
   c.stages = 8;
   c.consumers = 1;
   EXPECT_TRUE(mentions(validity_problems(c), "ksplit alternates k-blocks between 2 consumers"));

@@ -67,7 +67,7 @@ std::vector<KernelConfig> sample_configs() {
            {64, 32, 16, 2, Accum::f32, ksplit},
            {64, 64, 8, 2, Accum::f16, ksplit, 1, 1, true},
            {64, 32, 16, 2, Accum::f32, ksplit, 1, 2, false},
-           {128, 128, 2, 2, Accum::f32, ksplit, 1, 1, true},
+           {128, 128, 4, 2, Accum::f32, ksplit, 1, 1, true},
        })
     out.push_back(make(k));
   for (auto c : std::vector<KernelConfig>(out)) {  // the same tiles with N-major B, where they fit
