@@ -4,6 +4,8 @@
 // where tiles are few, and the table and its class rules follow from the measurements.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <regex>
 
 #include <unistd.h>
@@ -934,161 +936,111 @@ TEST(Tuner, RasterGroupsReopenADecidedProblemAndMeasureItsFinalistsWithEachGroup
   EXPECT_EQ(third.already_done, 1u);
 }
 
-// --parts-apart reopens a decided problem whose finalists are split launches: each is measured
-// again built with its tile's parts apart (beyond the budget), and the final decides among them
-// all; a rerun reopens nothing.
+// The finalists' twins (--parts-apart, --cluster-push, --cluster-twins, --ksplit-twins): a tune
+// decides the problem without them, then a second run with them (`enable`) reopens it, measures
+// only twins (beyond the budget, keeping the decision's budget), and its final picks the twin the
+// fake worker makes faster (`speedup`); a third run reopens nothing. Returns what the second run
+// measured, for each test to check its twins' names.
+std::vector<std::string> expect_twins_reopen_and_win(const Fixture& f, TuneOptions o, const Shape& s,
+                                                     const std::vector<std::string>& speedup,
+                                                     const std::function<void(TuneOptions&)>& enable,
+                                                     const std::string& twin_mark) {
+  f.run(o, speedup);
+  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
+  EXPECT_TRUE(before);
+  if (!before) return {};
+  EXPECT_EQ(before->best.find(twin_mark), std::string::npos) << before->best;
+  const size_t measured_before = f.logged("measure").size();
+
+  enable(o);
+  const TuneResult again = f.run(o, speedup);
+  EXPECT_EQ(again.rerastered, 1u);
+  EXPECT_EQ(again.tuned_now, 0u);
+  const auto measures = f.logged("measure");
+  EXPECT_GT(measures.size(), measured_before);
+  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
+  EXPECT_TRUE(after);
+  if (after) {
+    EXPECT_NE(after->best.find(twin_mark), std::string::npos) << after->best;  // 1.2x faster as a twin
+    EXPECT_EQ(after->budget, before->budget);
+  }
+  const TuneResult third = f.run(o, speedup);
+  EXPECT_EQ(third.rerastered, 0u);
+  EXPECT_EQ(third.measured, 0);
+  return {measures.begin() + std::ptrdiff_t(std::min(measured_before, measures.size())), measures.end()};
+}
+
+TuneOptions twin_options(const Fixture& f, const Shape& s) {
+  auto o = f.options({s}, 4);
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  return o;
+}
+
+// --parts-apart: each split finalist built with its tile's parts apart.
 TEST(Tuner, PartsApartReopensADecidedSplitProblemAndMeasuresItsFinalistsBuiltSo) {
   Fixture f;
   const Shape s{256, 256, 16384};  // four 128x128 tiles: the finalists split K
-  auto o = f.options({s}, 4);
+  auto o = twin_options(f, s);
   o.max_splits = 16;
-  o.seeds = 0;
-  o.neighbour_seeds = 0;
-  o.measure_rule_gaps = false;
-  const std::vector<std::string> apart_faster = {"--parts-apart-speedup", "1.2"};
-  f.run(o, apart_faster);
-  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(before);
-  EXPECT_EQ(before->best.find("_pa"), std::string::npos) << before->best;
-  const size_t measured_before = f.logged("measure").size();
-
-  o.parts_apart = true;
-  const TuneResult again = f.run(o, apart_faster);
-  EXPECT_EQ(again.rerastered, 1u);
-  EXPECT_EQ(again.tuned_now, 0u);
-  const auto measures = f.logged("measure");
-  ASSERT_GT(measures.size(), measured_before);
-  EXPECT_LE(measures.size(), measured_before + 2);  // at most one twin per finalist
-  for (size_t i = measured_before; i < measures.size(); ++i) {
-    EXPECT_NE(measures[i].find("_pa_k"), std::string::npos) << measures[i];  // a split launch, built apart
-    EXPECT_EQ(measures[i].find("_dsm"), std::string::npos) << measures[i];   // never a sum inside a cluster
+  const auto twins = expect_twins_reopen_and_win(
+      f, o, s, {"--parts-apart-speedup", "1.2"}, [](TuneOptions& t) { t.parts_apart = true; }, "_pa_k");
+  EXPECT_LE(twins.size(), 2u);  // at most one twin per finalist
+  for (const auto& m : twins) {
+    EXPECT_NE(m.find("_pa_k"), std::string::npos) << m;  // a split launch, built apart
+    EXPECT_EQ(m.find("_dsm"), std::string::npos) << m;   // never a sum inside a cluster
   }
-  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(after);
-  EXPECT_NE(after->best.find("_pa_k"), std::string::npos) << after->best;  // 1.2x faster apart
-  EXPECT_EQ(after->budget, before->budget);
-
-  const TuneResult third = f.run(o, apart_faster);
-  EXPECT_EQ(third.rerastered, 0u);
-  EXPECT_EQ(third.measured, 0);
 }
 
-// --cluster-push reopens a decided problem whose finalists include a one-consumer split summed
-// inside a cluster: each such finalist is measured again built to push its sums (beyond the
-// budget), and the final decides among them all; a rerun reopens nothing.
+// --cluster-push: each one-consumer finalist summed inside a cluster, built to push its sums.
 TEST(Tuner, ClusterPushReopensADecidedInClusterProblemAndMeasuresItsFinalistsBuiltSo) {
   Fixture f;
   const Shape s{64, 64, 16384};  // two 64x32 tiles: the one-consumer finalists split K, in a cluster too
-  auto o = f.options({s}, 4);
+  auto o = twin_options(f, s);
   o.configs = f.slow;  // one consumer only: every in-cluster finalist has a push twin
   o.max_splits = 16;
-  o.seeds = 0;
-  o.neighbour_seeds = 0;
-  o.measure_rule_gaps = false;
-  const std::vector<std::string> push_faster = {"--cluster-push-speedup", "1.2"};
-  f.run(o, push_faster);
-  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(before);
-  EXPECT_EQ(before->best.find("_push"), std::string::npos) << before->best;
-  const size_t measured_before = f.logged("measure").size();
-
-  o.cluster_push = true;
-  const TuneResult again = f.run(o, push_faster);
-  EXPECT_EQ(again.rerastered, 1u);
-  EXPECT_EQ(again.tuned_now, 0u);
-  const auto measures = f.logged("measure");
-  ASSERT_GT(measures.size(), measured_before);
-  for (size_t i = measured_before; i < measures.size(); ++i) {
-    EXPECT_NE(measures[i].find("_push_k"), std::string::npos) << measures[i];  // a split launch, pushed
-    EXPECT_NE(measures[i].find("_dsm"), std::string::npos) << measures[i];     // summed inside a cluster
+  const auto twins = expect_twins_reopen_and_win(
+      f, o, s, {"--cluster-push-speedup", "1.2"}, [](TuneOptions& t) { t.cluster_push = true; }, "_push_k");
+  for (const auto& m : twins) {
+    EXPECT_NE(m.find("_push_k"), std::string::npos) << m;  // a split launch, pushed
+    EXPECT_NE(m.find("_dsm"), std::string::npos) << m;     // summed inside a cluster
   }
-  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(after);
-  EXPECT_NE(after->best.find("_push_k"), std::string::npos) << after->best;  // 1.2x faster pushed
-  EXPECT_EQ(after->budget, before->budget);
-
-  const TuneResult third = f.run(o, push_faster);
-  EXPECT_EQ(third.rerastered, 0u);
-  EXPECT_EQ(third.measured, 0);
 }
 
-// --cluster-twins reopens a decided split problem: each split finalist without a cluster is
-// measured again in each cluster asked for, both operands multicast (beyond the budget), where the
-// rules allow it, and the final decides among them all; a rerun reopens nothing.
+// --cluster-twins: each split finalist without a cluster, in each cluster asked for (both operands
+// multicast), where the rules allow it.
 TEST(Tuner, ClusterTwinsReopenADecidedSplitProblemAndMeasureItsFinalistsInClusters) {
   Fixture f;
   const Shape s{256, 256, 16384};
-  auto o = f.options({s}, 4);
+  auto o = twin_options(f, s);
   o.max_splits = 16;
-  o.seeds = 0;
-  o.neighbour_seeds = 0;
-  o.measure_rule_gaps = false;
-  const std::vector<std::string> clusters_faster = {"--wide-cluster-speedup", "1.2"};
-  f.run(o, clusters_faster);
-  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(before);
-  EXPECT_EQ(before->best.find("_mc"), std::string::npos) << before->best;
-  const size_t measured_before = f.logged("measure").size();
-
-  o.cluster_twins = {{2, 2}, {4, 2}};
-  const TuneResult again = f.run(o, clusters_faster);
-  EXPECT_EQ(again.rerastered, 1u);
-  const auto measures = f.logged("measure");
-  ASSERT_GT(measures.size(), measured_before);
-  EXPECT_LE(measures.size(), measured_before + 4);  // at most two twins per finalist
-  for (size_t i = measured_before; i < measures.size(); ++i) {
-    const bool square = measures[i].find("_2x2_mc") != std::string::npos, eight = measures[i].find("_4x2_mc") != std::string::npos;
-    EXPECT_TRUE(square || eight) << measures[i];
-    EXPECT_NE(measures[i].find("_k"), std::string::npos) << measures[i];  // a split launch
+  const auto twins = expect_twins_reopen_and_win(
+      f, o, s, {"--wide-cluster-speedup", "1.2"}, [](TuneOptions& t) { t.cluster_twins = {{2, 2}, {4, 2}}; }, "_mc");
+  EXPECT_LE(twins.size(), 4u);  // at most two twins per finalist
+  for (const auto& m : twins) {
+    const bool square = m.find("_2x2_mc") != std::string::npos, eight = m.find("_4x2_mc") != std::string::npos;
+    EXPECT_TRUE(square || eight) << m;
+    EXPECT_NE(m.find("_k"), std::string::npos) << m;  // a split launch
   }
-  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(after);
-  EXPECT_NE(after->best.find("_mc"), std::string::npos) << after->best;  // 1.2x faster in a cluster
-  EXPECT_EQ(after->budget, before->budget);
-
-  const TuneResult third = f.run(o, clusters_faster);
-  EXPECT_EQ(third.rerastered, 0u);
-  EXPECT_EQ(third.measured, 0);
 }
 
-// --ksplit-twins reopens a decided problem whose finalists have one consumer warpgroup: each is
-// measured again with two k-split consumers (its ring rounded down to an even depth), beyond the
-// budget, and the final decides among them all; a rerun reopens nothing.
+// --ksplit-twins: each one-consumer finalist with two k-split consumers, its ring rounded down to
+// an even depth.
 TEST(Tuner, KSplitTwinsReopenADecidedProblemAndMeasureItsOneConsumerFinalistsOnTwo) {
   Fixture f;
   const Shape s{64, 4096, 4096};
-  auto o = f.options({s}, 4);
+  auto o = twin_options(f, s);
   o.configs = f.slow;  // one consumer only: every finalist has a k-split twin where its ring allows
-  o.seeds = 0;
-  o.neighbour_seeds = 0;
-  o.measure_rule_gaps = false;
-  const std::vector<std::string> ksplit_faster = {"--ksplit-speedup", "1.2"};
-  f.run(o, ksplit_faster);
-  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(before);
-  EXPECT_EQ(before->best.find("_ksplit_"), std::string::npos) << before->best;
-  const size_t measured_before = f.logged("measure").size();
-
-  o.ksplit_twins = true;
-  const TuneResult again = f.run(o, ksplit_faster);
-  EXPECT_EQ(again.rerastered, 1u);
-  EXPECT_EQ(again.tuned_now, 0u);
-  const auto measures = f.logged("measure");
-  ASSERT_GT(measures.size(), measured_before);
-  EXPECT_LE(measures.size(), measured_before + 2);  // at most one twin per finalist
-  for (size_t i = measured_before; i < measures.size(); ++i) {
-    EXPECT_NE(measures[i].find("_c2_ksplit_"), std::string::npos) << measures[i];
-    const KernelConfig twin = parse_hopper_candidate_name(measures[i].substr(measures[i].find("sm90_"))).first;
-    EXPECT_EQ(twin.stages % 2, 0) << measures[i];
+  const auto twins = expect_twins_reopen_and_win(
+      f, o, s, {"--ksplit-speedup", "1.2"}, [](TuneOptions& t) { t.ksplit_twins = true; }, "_c2_ksplit_");
+  EXPECT_LE(twins.size(), 2u);  // at most one twin per finalist
+  for (const auto& m : twins) {
+    EXPECT_NE(m.find("_c2_ksplit_"), std::string::npos) << m;
+    const KernelConfig twin = parse_hopper_candidate_name(m.substr(m.find("sm90_"))).first;
+    EXPECT_EQ(twin.stages % 2, 0) << m;
+    EXPECT_GE(twin.stages, 4) << m;
   }
-  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
-  ASSERT_TRUE(after);
-  EXPECT_NE(after->best.find("_c2_ksplit_"), std::string::npos) << after->best;  // 1.2x faster on two
-  EXPECT_EQ(after->budget, before->budget);
-
-  const TuneResult third = f.run(o, ksplit_faster);
-  EXPECT_EQ(third.rerastered, 0u);
-  EXPECT_EQ(third.measured, 0);
 }
 
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
