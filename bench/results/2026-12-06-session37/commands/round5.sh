@@ -5,8 +5,6 @@
 # (complete, loads alone, math alone) of the one-consumer 64x32 s16 1x2 multicast, the committed
 # k-split and the variant (each k-split stage freed as soon as its own group retires). (3) A/B,
 # alternating twice: commands/ksplit-ab.json on commands/ab-shapes.txt, committed and variant.
-# Before running it: the patch still makes ptxas serialize the 64x64 and 64x128 k-split builds
-# (C7514; NOTES [session37]). Fix that first, or read only the 64x16 and 64x32 pairs.
 source scripts/device_call.sh call5
 C=bench/results/2026-12-06-session37/commands
 pack() { tar cJf $OUT/call5.tar.xz -C $OUT call5; }
