@@ -30,6 +30,18 @@ template <class Knobs>
 __host__ __device__ constexpr bool ksplit_of(long) {
   return false;
 }
+// Each consumer warpgroup holds whole tiles (ping-pong: alternate tiles; k-split: alternate
+// k-blocks of one tile), not a slice of every tile's rows.
+template <class Knobs>
+__host__ __device__ constexpr bool whole_tiles_of() {
+  return Knobs::kPingPong || ksplit_of<Knobs>(0);
+}
+// Warpgroups that store C, each with its own epilogue buffers: every consumer but k-split's
+// second (KernelConfig::epilogue_warpgroups on the host).
+template <class Knobs>
+__host__ __device__ constexpr int storing_warpgroups_of() {
+  return ksplit_of<Knobs>(0) ? 1 : Knobs::kConsumers;
+}
 // The second consumer's sums in shared memory: a word per accumulator register of its 128
 // threads (the whole tile's, as each k-split consumer holds it); 0 without k-split.
 template <class Knobs>
@@ -55,9 +67,9 @@ struct HgemmTraits : Knobs {
   // Cooperative: the consumers split each tile's rows. Ping-pong: each consumer owns whole tiles,
   // alternating, so one warpgroup's epilogue runs while the other's wgmmas do. K-split: each
   // holds the whole tile, from every other stage.
-  static constexpr int kWgRows = kPingPong || ksplit_of<Knobs>(0) ? kBlockM : kBlockM / kConsumers;
+  static constexpr int kWgRows = whole_tiles_of<Knobs>() ? kBlockM : kBlockM / kConsumers;
   static constexpr int kMmaM = kWgRows / 64;  // wgmma M-tiles per consumer warpgroup
-  static constexpr int kStageReaders = kPingPong || ksplit_of<Knobs>(0) ? 1 : kConsumers;  // warpgroups that read a stage
+  static constexpr int kStageReaders = whole_tiles_of<Knobs>() ? 1 : kConsumers;  // warpgroups that read a stage
 
   // Shared-memory stage: A tile (K-major, BM rows of 128 B) then B tile (tn: BN rows of 128 B;
   // nn: BN/64 blocks of 64 columns × 64 k-rows, each row 128 B).
@@ -106,12 +118,12 @@ struct HgemmTraits : Knobs {
       1024 /* alignment slack */ + kStagesBytes + ksplit_exchange_bytes<Knobs>() + kBarrierBytes + kSplitFlagBytes;
   static constexpr bool kEpiWholeTile =
       kEpiBlocks > 2 &&
-      kSmemBytesBesideEpilogue + (ksplit_of<Knobs>(0) ? 1 : kConsumers) * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;
+      kSmemBytesBesideEpilogue + storing_warpgroups_of<Knobs>() * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;
   static constexpr int kEpiBuffers = kEpiWholeTile ? kEpiBlocks : 2;
-  static constexpr bool kEpiPerWarp = kTmaStore && !kEpiWholeTile && (kConsumers == 1 || ksplit_of<Knobs>(0));
+  static constexpr bool kEpiPerWarp = kTmaStore && !kEpiWholeTile && storing_warpgroups_of<Knobs>() == 1;
   static constexpr int kEpiStoreRows = kEpiPerWarp ? 16 : kWgRows;  // the rows of one TMA store
   static constexpr int kEpiBytesPerWg = kEpiBuffers * kEpiBufferBytes;
-  static constexpr int kEpiBytes = kTmaStore ? (ksplit_of<Knobs>(0) ? 1 : kConsumers) * kEpiBytesPerWg : 0;
+  static constexpr int kEpiBytes = kTmaStore ? storing_warpgroups_of<Knobs>() * kEpiBytesPerWg : 0;
   static constexpr int kSmemBytes = kSmemBytesBesideEpilogue + kEpiBytes;
 
   // Named barrier ids: each consumer's epilogue (2), the ping-pong hand-over of the main loop

@@ -82,7 +82,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   } else {
     if constexpr (T::kConsumers > 1) setmaxnreg_inc<T::kConsumerRegs>();
     const int consumer = warpgroup - 1;
-    const int wg_row_offset = T::kPingPong || ksplit_of<T>(0) ? 0 : consumer * T::kWgRows;
+    const int wg_row_offset = whole_tiles_of<T>() ? 0 : consumer * T::kWgRows;
     typename T::AccReg acc[T::kMmaM][T::Mma::kRegs];
     RingPosition pos;
     unsigned epilogue_blocks = 0;  // TMA-store staging buffer parity
@@ -146,14 +146,14 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       const int row0 = w.tile_m * T::kBlockM + wg_row_offset, col0 = w.tile_n * T::kBlockN;
       if (w.parts > 1) {  // split-K or stream-K: the tile's units reduce it (split_k.cuh)
         using Split = SplitK<T>;
-        const int tile_part = w.reduce_tile * Split::kPartsPerTile + (T::kPingPong || ksplit_of<T>(0) ? 0 : consumer);
+        const int tile_part = w.reduce_tile * Split::kPartsPerTile + (whole_tiles_of<T>() ? 0 : consumer);
         const int tile_parts = sched.reduce_tiles() * Split::kPartsPerTile;
         const u32 barrier = T::kEpilogueBarrier + u32(consumer);
         if (flags & kFlagClusterReduction) {  // summed after the walk, below; pushed builds finish here
           if constexpr (cluster_push_of<T>(0))
             Split::push_and_sum(acc, Split::push_region(smem.base), C, M, N, row0, col0);
           else
-            Split::stage_for_cluster(acc, smem.a_tile(0), T::kPingPong || ksplit_of<T>(0) ? 0 : consumer, smem.staged_origin(consumer),
+            Split::stage_for_cluster(acc, smem.a_tile(0), whole_tiles_of<T>() ? 0 : consumer, smem.staged_origin(consumer),
                                      row0, col0);
           continue;
         }
@@ -204,7 +204,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     const int consumer = warpgroup - 1;
     if (warpgroup > 0 && consumer < T::kStageReaders) {
       const u32* origin = smem.staged_origin(consumer);
-      SplitK<T>::sum_slice_in_cluster(smem.a_tile(0), T::kPingPong || ksplit_of<T>(0) ? 0 : consumer, int(cluster_cta_rank()),
+      SplitK<T>::sum_slice_in_cluster(smem.a_tile(0), whole_tiles_of<T>() ? 0 : consumer, int(cluster_cta_rank()),
                                       int(cluster_ctas()), C, M, N, int(origin[0]), int(origin[1]));
     }
     // No CTA leaves while another still reads its shared memory. Nothing needs ordering here (the

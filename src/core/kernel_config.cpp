@@ -150,7 +150,7 @@ int KernelConfig::tile_parts() const { return mode == ConsumerMode::cooperative 
 
 int KernelConfig::epilogue_warpgroups() const { return mode == ConsumerMode::ksplit ? 1 : consumers; }
 
-// kernels/sm90/hgemm_traits.cuh's kExchangeBytes: a 4-byte word per accumulator register of a
+// kernels/sm90/hgemm_traits.cuh's ksplit_exchange_bytes: a 4-byte word per accumulator register of a
 // warpgroup's 128 threads.
 int KernelConfig::exchange_bytes() const {
   return mode == ConsumerMode::ksplit ? accumulator_registers() * 128 * 4 : 0;
