@@ -26,24 +26,28 @@ for v in kvar2 kvar3; do
 done
 q; pack
 for p in 256 128; do echo "promotion $p, loads alone / complete:"; grep -h clocks_per_k_block $R/trace-p$p-mma.log $R/trace-p$p-none.log | awk '{print $2}' | paste -sd' '; done
-run() {  # $1 name, $2 binary, $3 data dir or empty, $4 promotion
-  GEMMFORGE_DATA_DIR=$3 GEMMFORGE_EXPERIMENT_L2_PROMOTION=$4 timeout -k 5 90 $2 bench --impl gemmforge,cublaslt-autotune --configs $C/skinny-one-consumer.json \
+sk() {  # $1 name, $2 binary, $3 data dir or empty, $4 promotion
+  GEMMFORGE_DATA_DIR=$3 GEMMFORGE_EXPERIMENT_L2_PROMOTION=$4 timeout -k 5 60 $2 bench --impl gemmforge,cublaslt-autotune --configs $C/skinny-one-consumer.json \
     --shapes bench/results/2026-12-06-session37/commands/ab-shapes.txt --layout tn --mode gpu --splits 1,2 --pdl on --finalists 6 --out $R/sk-$1 > $R/sk-$1.log 2>&1
   echo "sk-$1 exit $? $(date +%T) ${SECONDS}s"; grep -h "gemmforge (best)" $R/sk-$1/summary.md | head -1
-  GEMMFORGE_DATA_DIR=$3 GEMMFORGE_EXPERIMENT_L2_PROMOTION=$4 timeout -k 5 90 $2 bench --impl gemmforge,cublaslt-autotune --configs $C/mid-control.json \
+}
+mid() {
+  GEMMFORGE_DATA_DIR=$3 GEMMFORGE_EXPERIMENT_L2_PROMOTION=$4 timeout -k 5 60 $2 bench --impl gemmforge,cublaslt-autotune --configs $C/mid-control.json \
     --shapes $C/mid-control-shapes.txt --time-limit 40 --layout tn --mode gpu --splits 1 --pdl on --finalists 6 --out $R/mid-$1 > $R/mid-$1.log 2>&1
   echo "mid-$1 exit $? $(date +%T) ${SECONDS}s"; grep -h "gemmforge (best)" $R/mid-$1/summary.md | head -1
 }
 for i in 1 2; do
-  run v0-$i $B/gemmforge "" ""; run kvar3-$i $B/gemmforge $PWD/build/kvar3 ""
-  run kvar2-$i $B/gemmforge $PWD/build/kvar2 ""; run p128-$i $V "" 128
-  q; pack
+  sk v0-$i $B/gemmforge "" ""; sk kvar3-$i $B/gemmforge $PWD/build/kvar3 ""
+  sk kvar2-$i $B/gemmforge $PWD/build/kvar2 ""; sk p128-$i $V "" 128
 done
-for set in sk mid; do
-  python3 scripts/ab_sweeps.py v0=$R/$set-v0-1,$R/$set-v0-2 p128=$R/$set-p128-1,$R/$set-p128-2 kvar2=$R/$set-kvar2-1,$R/$set-kvar2-2 kvar3=$R/$set-kvar3-1,$R/$set-kvar3-2 > $R/ab-$set.txt 2>&1; tail -8 $R/ab-$set.txt
-done
+q; pack
+python3 scripts/ab_sweeps.py v0=$R/sk-v0-1,$R/sk-v0-2 p128=$R/sk-p128-1,$R/sk-p128-2 kvar2=$R/sk-kvar2-1,$R/sk-kvar2-2 kvar3=$R/sk-kvar3-1,$R/sk-kvar3-2 > $R/ab-sk.txt 2>&1; tail -8 $R/ab-sk.txt
 pack
-if [ $SECONDS -lt 380 ]; then
+if [ $SECONDS -lt 200 ]; then
+  mid v0-1 $B/gemmforge "" ""; mid kvar3-1 $B/gemmforge $PWD/build/kvar3 ""; mid p128-1 $V "" 128
+  q; pack
+fi
+if [ $SECONDS -lt 300 ]; then
 for v in kvar3 kvar2; do
     GEMMFORGE_DATA_DIR=$PWD/build/$v timeout -k 5 100 $B/gemmforge_gpu_tests --gtest_filter='Sm90Kernel.PassesTheGateOnGridAndOddShapes:Sm90Kernel.SplitKAndStreamKPassTheGate:Sm90Kernel.SplitKSummedInsideAClusterPassesTheGate' > $R/gpu_tests-$v.log 2>&1
     echo "gpu tests $v exit $? $(date +%T) ${SECONDS}s"; grep -E "^\[  (PASSED|FAILED) |FAILED  \]" $R/gpu_tests-$v.log | head -8
