@@ -1,12 +1,12 @@
 #include "cli/gemmforge_sweep.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <set>
 
 #include "cli/common_options.hpp"
+#include "core/json_file.hpp"
 #include "core/progress.hpp"
 #include "jit/compile_pool.hpp"
 #include "runtime/candidate_kernel.hpp"
@@ -19,14 +19,7 @@ namespace {
 
 // A --configs file: a JSON array of configs of either family (gemmforge kernels --out).
 nlohmann::json read_config_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw Error("cannot read config file '" + path + "'");
-  nlohmann::json j;
-  try {
-    f >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("'" + path + "' is not valid JSON: " + e.what());
-  }
+  const nlohmann::json j = read_json_file(path, "config file");
   if (!j.is_array()) throw Error("'" + path + "' must hold a JSON array of kernel configs");
   return j;
 }

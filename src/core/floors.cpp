@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+
+#include "core/json_file.hpp"
 
 namespace gemmforge {
 
@@ -66,14 +66,11 @@ Ceilings ceilings_from_json(const nlohmann::json& j) {
 }
 
 Ceilings read_ceilings_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read ceilings file '" + path.string() + "'");
-  std::stringstream text;
-  text << in.rdbuf();
+  const nlohmann::json j = read_json_file(path, "ceilings file");
   try {
-    return ceilings_from_json(nlohmann::json::parse(text.str()));
+    return ceilings_from_json(j);
   } catch (const nlohmann::json::exception& e) {
-    throw Error("'" + path.string() + "' is not valid JSON: " + e.what());
+    throw Error("'" + path.string() + "': " + e.what());
   } catch (const Error& e) {
     throw Error("'" + path.string() + "': " + e.what());
   }

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <sstream>
+
+#include "core/json_file.hpp"
 
 namespace gemmforge {
 
@@ -202,24 +203,17 @@ Table table_from_json(const nlohmann::json& j, const TableExpectation& want) {
 }
 
 Table load_table(const std::filesystem::path& path, const TableExpectation& want) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read table '" + path.string() + "'");
-  std::stringstream text;
-  text << in.rdbuf();
+  const nlohmann::json j = read_json_file(path, "table");
   try {
-    return table_from_json(nlohmann::json::parse(text.str()), want);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("table '" + path.string() + "' is not valid JSON: " + e.what());
+    return table_from_json(j, want);
   } catch (const Error& e) {
     throw Error("table '" + path.string() + "': " + e.what());
   }
 }
 
 Table read_table_file(const std::filesystem::path& path, const std::string& kernel_source_hash) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read the file");
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (!j.is_object()) throw Error("not a JSON dispatch table");
+  const nlohmann::json j = read_json_file(path, "table");
+  if (!j.is_object()) throw Error("'" + path.string() + "' is not a JSON dispatch table");
   const std::string named = j.value("kernel_source_hash", "");
   return table_from_json(j, TableExpectation{j.value("gpu", ""), j.value("arch", ""),
                                              kernel_source_hash.empty() ? named : kernel_source_hash});

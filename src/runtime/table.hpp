@@ -94,8 +94,8 @@ struct TableExpectation {
 Table load_table(const std::filesystem::path&, const TableExpectation&);
 Table table_from_json(const nlohmann::json&, const TableExpectation&);
 // A table file as the tools that prepare tables read it (no GPU): expected to be of the GPU and
-// architecture it names, and of `kernel_source_hash` (empty: the one it names). The Error says
-// what is wrong without the path, for the caller to name.
+// architecture it names, and of `kernel_source_hash` (empty: the one it names). An Error about
+// the file itself (unreadable, not JSON) names its path; about its content, the caller names it.
 Table read_table_file(const std::filesystem::path&, const std::string& kernel_source_hash);
 
 // The model a GPU's shipped table is named for: the first word of its name that is a letter

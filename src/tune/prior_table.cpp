@@ -1,10 +1,10 @@
 #include "tune/prior_table.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_file.hpp"
 #include "runtime/table.hpp"
 #include "search/sweep_replay.hpp"
 
@@ -23,14 +23,7 @@ PriorTable PriorTable::read(const std::filesystem::path& path) {
 }
 
 PriorTable PriorTable::read_table(const std::filesystem::path& path) {
-  std::ifstream f(path);
-  if (!f) throw Error("cannot read the prior table '" + path.string() + "'");
-  nlohmann::json table;
-  try {
-    table = nlohmann::json::parse(f);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("the prior table '" + path.string() + "' is not JSON: " + e.what());
-  }
+  const nlohmann::json table = read_json_file(path, "the prior table");
   if (!table.is_object() || table.value("schema", std::string()) != kTableSchema || !table.contains("entries") ||
       !table["entries"].is_array())
     throw Error("the prior table '" + path.string() + "' is not a table from gemmforge tune (schema " + kTableSchema +

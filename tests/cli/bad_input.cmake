@@ -27,7 +27,7 @@ expect_failure("unknown implementation" 2 "unknown implementation 'cutlass'" ben
 file(WRITE ${WORK}/bad_configs.json "[{\"layout\": \"tn\", \"acc\": \"f32\", \"block_m\": 128, \"block_n\": 260, \"stages\": 4, \"consumers\": 2}]")
 expect_failure("invalid kernel config file" 2 "is not valid" kernels --configs bad_configs.json)
 expect_failure("unreadable kernel config file" 2 "cannot read config file" kernels --configs nowhere.json)
-expect_failure("kernels: unreadable table" 2 "cannot read the file" kernels --table nowhere.json)
+expect_failure("kernels: unreadable table" 2 "cannot read table" kernels --table nowhere.json)
 file(WRITE ${WORK}/foreign_table.json "{\"schema\": \"gemmforge.table/1\", \"gpu\": \"NVIDIA H200\", \"arch\": \"sm_90a\", \"kernel_source_hash\": \"0000\", \"entries\": [], \"rules\": []}")
 expect_failure("kernels: table of other kernel sources" 2 "other kernel sources" kernels --table foreign_table.json)
 expect_failure("kernels: table and configs" 2 "excludes" kernels --table foreign_table.json --configs all)
@@ -76,7 +76,7 @@ execute_process(COMMAND ${GEMMFORGE} db import --dir ${SOURCE}/bench/results/202
                 --db old_tune.sqlite WORKING_DIRECTORY ${WORK} OUTPUT_QUIET)
 expect_failure("db fastest: a database of other kernel sources" 2 "holds no results of the table's environment"
                db fastest --db old_tune.sqlite --table foreign_table.json --table-out fastest_out.json)
-expect_failure("db fastest: not a table" 2 "not a JSON dispatch table"
+expect_failure("db fastest: not a table" 2 "is not valid JSON"
                db fastest --db old_tune.sqlite --table bad_shapes.txt --table-out fastest_out.json)
 if(EXISTS ${WORK}/fastest_out.json)
   message(FATAL_ERROR "a refused db fastest wrote its output")

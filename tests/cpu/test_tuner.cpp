@@ -401,7 +401,7 @@ TEST(Tuner, APriorTableThatIsNotOneIsRefusedWithTheReason) {
   const std::string head = std::string(R"({"schema": ")") + kTableSchema + R"(", "entries": [)";
   nlohmann::json config = KernelConfig{}.to_json();  // a tn f32 Hopper config
   auto entry = [&](const std::string& fields) { return head + "{" + fields + ", \"config\": " + config.dump() + "}]}"; };
-  expect_refused("{\"entries\": [", "not JSON");
+  expect_refused("{\"entries\": [", "is not valid JSON");
   expect_refused(R"({"entries": []})", "not a table from gemmforge tune");  // no schema
   expect_refused(entry(R"("N": 64, "K": 64, "layout": "tn")"), "entry 0");  // no M
   expect_refused(entry(R"("M": 64, "N": 64, "K": 64, "layout": "xx")"), "xx");
