@@ -2,13 +2,15 @@
 # are set up, each against the committed code.
 # (A) The operands' L2 promotion in the TMA maps (committed: 256 B) against 128 B, via a
 # variant binary built with commands/l2-promotion-env.patch (build/bin-var/gemmforge; the kernels'
-# code unchanged). Traces (loads alone, complete) on 64x4096x4096 tn; A/B alternating twice: the 13
-# one-consumer skinny tiles on session 37's ab-shapes.txt (splits 1-2) and six strong tiles on
-# three compute-bound mid shapes.
+# code unchanged; the patch applies with git apply at the repository root). Traces (loads alone,
+# complete) on 64x4096x4096 tn; A/B alternating twice: the 13 one-consumer skinny tiles on session
+# 37's ab-shapes.txt (splits 1-2); once, if time is left, six strong tiles on two compute-bound mid
+# shapes.
 # (B) Cluster barriers: commands/cluster-relaxed.patch (build/kvar2: the set-up's cluster barrier
 # relaxed after the init fence; the end's relaxed, after a producer tail that waits for every stage
 # to be freed) and commands/cluster-no-end-barrier.patch (build/kvar3: the same tail, no end
-# barrier). Traces, the same A/B, then the GPU gate tests with each if time is left.
+# barrier; both apply with patch -p0 inside build/kvarN). Traces, the same A/B, then the GPU gate
+# tests with each if time is left.
 source scripts/device_call.sh call2
 C=bench/results/2026-12-06-session38/commands
 V=build/bin-var/gemmforge
