@@ -28,6 +28,7 @@ file(WRITE ${WORK}/bad_configs.json "[{\"layout\": \"tn\", \"acc\": \"f32\", \"b
 expect_failure("invalid kernel config file" 2 "is not valid" kernels --configs bad_configs.json)
 expect_failure("unreadable kernel config file" 2 "cannot read config file" kernels --configs nowhere.json)
 expect_failure("kernels: unreadable table" 2 "cannot read table" kernels --table nowhere.json)
+expect_failure("kernels: a JSON file that is no table" 2 "bad_configs.json' is not a JSON dispatch table" kernels --table bad_configs.json)
 file(WRITE ${WORK}/foreign_table.json "{\"schema\": \"gemmforge.table/1\", \"gpu\": \"NVIDIA H200\", \"arch\": \"sm_90a\", \"kernel_source_hash\": \"0000\", \"entries\": [], \"rules\": []}")
 expect_failure("kernels: table of other kernel sources" 2 "other kernel sources" kernels --table foreign_table.json)
 expect_failure("kernels: table and configs" 2 "excludes" kernels --table foreign_table.json --configs all)
