@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 #include "core/json_file.hpp"
 
@@ -69,9 +70,7 @@ Ceilings read_ceilings_file(const std::filesystem::path& path) {
   const nlohmann::json j = read_json_file(path, "ceilings file");
   try {
     return ceilings_from_json(j);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error("'" + path.string() + "': " + e.what());
-  } catch (const Error& e) {
+  } catch (const std::exception& e) {  // a field missing or of the wrong type, or a value out of range
     throw Error("'" + path.string() + "': " + e.what());
   }
 }
