@@ -5,6 +5,7 @@
 #pragma once
 #include "ptx/common.cuh"
 #include "ptx/wgmma.cuh"
+#include "sm90/optional_knobs.cuh"
 
 namespace gemmforge::sm90 {
 
@@ -17,42 +18,29 @@ struct AccRegOf<false> {
   using type = ptx::u32;  // two fp16 packed
 };
 
-// A config's kKSplit, optional in its Knobs (false when absent, as parts_apart_of in
-// tile_scheduler.cuh): its two consumers take alternate k-blocks of every tile, each its own half
-// of an even ring, and the second hands its sums to the first (ksplit_exchange.cuh). K-split's
-// constants are functions and expressions, not HgemmTraits members: every constexpr member is data
-// in every cubin, and configs without k-split keep the code and data they had.
-template <class Knobs>
-__host__ __device__ constexpr auto ksplit_of(int) -> decltype(bool(Knobs::kKSplit)) {
-  return Knobs::kKSplit;
-}
-template <class Knobs>
-__host__ __device__ constexpr bool ksplit_of(long) {
-  return false;
-}
 // Each consumer warpgroup holds whole tiles (ping-pong: alternate tiles; k-split: alternate
 // k-blocks of one tile), not a slice of every tile's rows.
 template <class Knobs>
 __host__ __device__ constexpr bool whole_tiles_of() {
-  return Knobs::kPingPong || ksplit_of<Knobs>(0);
+  return Knobs::kPingPong || ksplit_of<Knobs>();
 }
 // Warpgroups that store C, each with its own epilogue buffers: every consumer but k-split's
 // second (KernelConfig::epilogue_warpgroups on the host).
 template <class Knobs>
 __host__ __device__ constexpr int storing_warpgroups_of() {
-  return ksplit_of<Knobs>(0) ? 1 : Knobs::kConsumers;
+  return ksplit_of<Knobs>() ? 1 : Knobs::kConsumers;
 }
 // The second consumer's sums in shared memory: a word per accumulator register of its 128
 // threads (the whole tile's, as each k-split consumer holds it); 0 without k-split.
 template <class Knobs>
 __host__ __device__ constexpr int ksplit_exchange_bytes() {
-  return ksplit_of<Knobs>(0) ? Knobs::kBlockM / 64 * ptx::Wgmma<Knobs::kBlockN, Knobs::kF32Acc, Knobs::kBNMajor ? 1 : 0>::kRegs * 128 * 4
+  return ksplit_of<Knobs>() ? Knobs::kBlockM / 64 * ptx::Wgmma<Knobs::kBlockN, Knobs::kF32Acc, Knobs::kBNMajor ? 1 : 0>::kRegs * 128 * 4
                              : 0;
 }
 
 // Knobs: a struct with static constexpr members kBlockM, kBlockN, kStages, kConsumers, kPingPong,
-// kClusterM, kClusterN, kMulticast, kTmaStore, kF32Acc, kBNMajor, kSwapAB, and optionally
-// kPartsApart (tile_scheduler.cuh's parts_apart_of; the JIT writes one per config) and kKSplit. With kSwapAB the kernel computes Cᵀ: its A is the
+// kClusterM, kClusterN, kMulticast, kTmaStore, kF32Acc, kBNMajor, kSwapAB, and the optional ones
+// (optional_knobs.cuh), declared only when set. With kSwapAB the kernel computes Cᵀ: its A is the
 // caller's B and its B the caller's A.
 template <class Knobs>
 struct HgemmTraits : Knobs {
@@ -139,9 +127,9 @@ struct HgemmTraits : Knobs {
 
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static_assert(!kPingPong || kConsumers == 2, "ping-pong alternates two consumer warpgroups");
-  static_assert(!ksplit_of<Knobs>(0) || (kConsumers == 2 && !kPingPong),
+  static_assert(!ksplit_of<Knobs>() || (kConsumers == 2 && !kPingPong),
                 "k-split alternates k-blocks between two consumer warpgroups");
-  static_assert(!ksplit_of<Knobs>(0) || (kStages % 2 == 0 && kStages >= 4),
+  static_assert(!ksplit_of<Knobs>() || (kStages % 2 == 0 && kStages >= 4),
                 "k-split gives each consumer every other stage, and a consumer frees one only after waiting for its "
                 "next: an even ring of 4 or more");
   static_assert(kWgRows % 64 == 0 && kWgRows >= 64, "each consumer warpgroup takes whole 64-row wgmma tiles");

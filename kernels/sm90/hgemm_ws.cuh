@@ -54,7 +54,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   // Sums pushed inside a cluster (split_k.cuh): every CTA's barrier is live before any part pushes
   // into it. The consumers wait for the cluster's arrivals before their walk (long done by its
   // end), the producer warpgroup only before it leaves.
-  if constexpr (cluster_push_of<T>(0))
+  if constexpr (cluster_push_of<T>())
     if (flags & kFlagClusterReduction) {
       SplitK<T>::expect_pushes(SplitK<T>::push_region(smem.base), int(cluster_cta_rank()), int(cluster_ctas()));
       cluster_arrive_relaxed();
@@ -68,7 +68,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   if (threadIdx.x == 0) trace::cta(trace::kGridWaitClock, trace::clock());
 
   const int k_blocks = (K + T::kBlockK - 1) / T::kBlockK;  // the K tail is zero-filled by TMA
-  const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(0)> sched(
+  const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>()> sched(
       M, N, T::kBlockM, T::kBlockN, group_m, k_blocks, splits, (flags & kFlagStreamK) != 0,
       (flags & kFlagClusterReduction) != 0);
   const u32 rank = T::kClusterSize > 1 ? cluster_cta_rank() : 0u;
@@ -119,8 +119,8 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
         if (walked > 0) named_barrier_sync(T::kMainloopOrderBarrier + consumer, 256);
       // K-split: each consumer walks its own stages (the ring is even), so its share of the tile
       // starts at the first k-block on a stage of its parity.
-      static_assert(!ksplit_of<T>(0) || !epilogue_deferred<T>(), "k-split's first consumer stores alone, never deferred");
-      const int first = ksplit_of<T>(0) ? int(pos.stage % 2 != consumer) : 0;
+      static_assert(!ksplit_of<T>() || !epilogue_deferred<T>(), "k-split's first consumer stores alone, never deferred");
+      const int first = ksplit_of<T>() ? int(pos.stage % 2 != consumer) : 0;
       if constexpr (trace::enabled())
         if (stamps) {
           trace::unit(walked, trace::kUnitShape, u64(w.kb_count) | u64(w.parts) << 32);
@@ -128,12 +128,12 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
           // The main loop's first wait, done early: on this warpgroup's own first stage (k-split:
           // the other's may already be a lap further on, with the parity waited for again).
           RingPosition own = pos;
-          if (ksplit_of<T>(0)) own.template advance<T::kStages>(first);
+          if (ksplit_of<T>()) own.template advance<T::kStages>(first);
           if (first < w.kb_count) mbarrier_wait(smem.full(own.stage), own.phase);
           trace::unit(walked, trace::kUnitFirstData, trace::clock());
         }
       mma_tile<T>(smem, pos, w.kb_count, wg_row_offset, acc, store_held, stamps ? walked : -1, first);
-      if constexpr (ksplit_of<T>(0)) {
+      if constexpr (ksplit_of<T>()) {
         if (consumer == 1) {
           KSplitExchange<T>::give(smem, acc, walked == 0);
           continue;  // the first consumer owns the tile from here
@@ -150,7 +150,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
         const int tile_parts = sched.reduce_tiles() * Split::kPartsPerTile;
         const u32 barrier = T::kEpilogueBarrier + u32(consumer);
         if (flags & kFlagClusterReduction) {  // summed after the walk, below; pushed builds finish here
-          if constexpr (cluster_push_of<T>(0))
+          if constexpr (cluster_push_of<T>())
             Split::push_and_sum(acc, Split::push_region(smem.base), C, M, N, row0, col0);
           else
             Split::stage_for_cluster(acc, smem.a_tile(0), whole_tiles_of<T>() ? 0 : consumer, smem.staged_origin(consumer),
@@ -192,7 +192,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   }
   // A CTA leaves only when its partner no longer multicasts into it or arrives on its barriers,
   // and, reducing in a cluster, when no other CTA still reads its partial sums.
-  if (cluster_push_of<T>(0) && (flags & kFlagClusterReduction)) {
+  if (cluster_push_of<T>() && (flags & kFlagClusterReduction)) {
     if (threadIdx.x < 128) cluster_wait();  // the producer warpgroup's half of the barrier before the walk
   } else if (flags & kFlagClusterReduction) {
     // Split-K reduced inside a cluster of `splits` CTAs, one unit each (split_k.cuh): once every
@@ -212,9 +212,9 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     // stores of C to drain, as a release would.
     cluster_arrive_relaxed();
     cluster_wait();
-  } else if constexpr (T::kClusterSize > 1) {
+  } else if constexpr (T::kClusterSize > 1 && !lean_cluster_sync_of<T>()) {
     cluster_sync();
-  }
+  }  // lean: the producer's last waits (pipeline.cuh) saw every partner's arrival land
   if (threadIdx.x == 128) trace::cta(trace::kExitClock, trace::clock());
 #else
   // Built for an architecture without wgmma (the sm_80 pass of an AOT build): never launched.

@@ -50,7 +50,7 @@ __device__ __forceinline__ void mma_tile(const SharedStorage<T>& smem, RingPosit
                                 int stamp_unit = -1, int first = 0) {
   using namespace ptx;
   using Reg = typename T::AccReg;
-  constexpr int kStride = ksplit_of<T>(0) ? 2 : 1;  // this warpgroup's k-blocks are this far apart
+  constexpr int kStride = ksplit_of<T>() ? 2 : 1;  // this warpgroup's k-blocks are this far apart
 #pragma unroll
   for (int mi = 0; mi < T::kMmaM; ++mi)
 #pragma unroll

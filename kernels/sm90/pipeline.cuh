@@ -68,8 +68,16 @@ __device__ inline void init_ring(const SharedStorage<T>& smem) {
     }
     fence_barrier_init();
   }
-  if constexpr (T::kClusterSize > 1) cluster_sync();
-  else __syncthreads();
+  if constexpr (T::kClusterSize > 1 && lean_cluster_sync_of<T>()) {
+    // The fence above releases the initialisation to the cluster: the arrival needs no release of
+    // its own, which would wait for every earlier memory operation of every thread.
+    cluster_arrive_relaxed();
+    cluster_wait();
+  } else if constexpr (T::kClusterSize > 1) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
 }
 
 // Multicast masks: the CTAs that share this CTA's A tile (its cluster row: the same rank_m) and
@@ -115,7 +123,7 @@ __device__ inline void release_stage(const SharedStorage<T>& smem, int stage) {
 // The producer: one thread streams every (unit, k-block) of this CTA's walk into the ring.
 template <class T>
 __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b,
-                               const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(0)>& sched, ptx::u32 rank) {
+                               const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>()>& sched, ptx::u32 rank) {
   using namespace ptx;
   // Two-CTA clusters share one operand with both CTAs; larger ones each operand along a side.
   const u16 mask_a = T::kClusterSize == 2 ? u16(0b11) : multicast_mask_a<T>(rank);
@@ -174,6 +182,14 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
       pos.template advance<T::kStages>();
     }
   }
+  // Lean cluster sync: the CTA leaves without an end-of-kernel cluster barrier, so it waits here
+  // until every stage was freed once more, remote arrivals of the partners it multicast to
+  // included: after that no partner arrives on its barriers, and every box it sent has landed.
+  if constexpr (T::kClusterSize > 1 && lean_cluster_sync_of<T>())
+    for (int i = 0; i < T::kStages; ++i) {
+      mbarrier_wait(smem.empty(pos.stage), pos.phase ^ 1);
+      pos.template advance<T::kStages>();
+    }
   trace::cta(trace::kProducerLastClock, last_issue);
   trace::cta(trace::kProducerWaitClocks, wait_clocks);
 }

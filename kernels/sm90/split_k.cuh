@@ -33,18 +33,6 @@
 
 namespace gemmforge::sm90 {
 
-// A config's kClusterPush, optional in its Knobs (false when absent, so configs without it build
-// as before it existed): its in-cluster sums are pushed (SplitK::push_to_owners) instead of pulled
-// through the window after a cluster barrier. Functions, as parts_apart_of (tile_scheduler.cuh).
-template <class Knobs>
-__host__ __device__ constexpr auto cluster_push_of(int) -> decltype(bool(Knobs::kClusterPush)) {
-  return Knobs::kClusterPush;
-}
-template <class Knobs>
-__host__ __device__ constexpr bool cluster_push_of(long) {
-  return false;
-}
-
 template <class T>
 struct SplitK {
   using AccReg = typename T::AccReg;
@@ -68,7 +56,7 @@ struct SplitK {
   // where the code is unchanged). A whole-grid tune can then give every build the lean one.
   // (Functions, not constexpr variables: NVRTC's -default-device would make each variable a
   // device global in every kernel's cubin, and so change every build's code.)
-  static __device__ constexpr bool lean_finish() { return parts_apart_of<T>(0); }
+  static __device__ constexpr bool lean_finish() { return parts_apart_of<T>(); }
   // The lean finish sizes a one-consumer tile's batches to the parts: up to slice_loads() loads per
   // thread in flight, every part's at once where they fit, so one round trip to L2 serves a slice
   // of up to slice_loads() / parts pairs (two of 16 parts took 1.42 us, one 0.87: session 14). Large

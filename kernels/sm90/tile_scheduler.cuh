@@ -14,21 +14,10 @@
 // must be neighbours): a CTA walking several units could wait, in a sliced reduction, for a part
 // that it or a CTA behind it holds for later.
 #pragma once
+#include "sm90/optional_knobs.cuh"
 #include "sm90/work_division.cuh"
 
 namespace gemmforge::sm90 {
-
-// A config's kPartsApart, optional in its Knobs (false when absent, so configs without it build
-// as before it existed). Functions, not a constexpr member: NVRTC's -default-device would emit
-// such a member into every cubin.
-template <class Knobs>
-__host__ __device__ constexpr auto parts_apart_of(int) -> decltype(bool(Knobs::kPartsApart)) {
-  return Knobs::kPartsApart;
-}
-template <class Knobs>
-__host__ __device__ constexpr bool parts_apart_of(long) {
-  return false;
-}
 
 // A CTA's place in its cluster of kClusterM × kClusterN CTAs (rank = rank_m + kClusterM · rank_n):
 // its offset along M (the cluster column it is in) and along N. With one side 1 the other is the

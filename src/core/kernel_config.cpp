@@ -59,7 +59,7 @@ std::string KernelConfig::name() const {
   o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
     << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
     << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "")
-    << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "");
+    << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "") << (lean_cluster_sync ? "_lean" : "");
   return o.str();
 }
 
@@ -73,6 +73,7 @@ nlohmann::json KernelConfig::to_json() const {
   // results database and the tables key candidates by it).
   if (parts_apart) j["parts_apart"] = true;
   if (cluster_push) j["cluster_push"] = true;
+  if (lean_cluster_sync) j["lean_cluster_sync"] = true;
   return j;
 }
 
@@ -94,6 +95,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
     c.swap_ab = j.value("swap_ab", false);
     c.parts_apart = j.value("parts_apart", false);
     c.cluster_push = j.value("cluster_push", false);
+    c.lean_cluster_sync = j.value("lean_cluster_sync", false);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("kernel config: ") + e.what());
@@ -101,7 +103,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
 }
 
 KernelConfig KernelConfig::from_name(const std::string& name) {
-  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_pa][_push]
+  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_pa][_push][_lean]
   std::vector<std::string> part;
   std::stringstream in(name);
   for (std::string p; std::getline(in, p, '_');) part.push_back(p);
@@ -136,6 +138,7 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
     else if (part[i] == "swap") c.swap_ab = true;
     else if (part[i] == "pa") c.parts_apart = true;
     else if (part[i] == "push") c.cluster_push = true;
+    else if (part[i] == "lean") c.lean_cluster_sync = true;
     else throw bad("unknown suffix '" + part[i] + "'");
   }
   if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
@@ -259,13 +262,13 @@ LaunchKnobs LaunchKnobs::from_suffix(const std::string& suffix) {
 
 std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::string& name) {
   // The config's name is its first eight '_'-separated parts and its own flags (mc, tmastore,
-  // swap, pa, push); whatever follows is the launch-knob suffix.
+  // swap, pa, push, lean); whatever follows is the launch-knob suffix.
   size_t at = 0;
   for (int part = 0; part < 8 && at != std::string::npos; ++part) at = name.find('_', at + (part > 0 ? 1 : 0));
   while (at != std::string::npos) {
     const size_t next = name.find('_', at + 1);
     const std::string part = name.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa" && part != "push") break;
+    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa" && part != "push" && part != "lean") break;
     at = next;
   }
   const std::string config = at == std::string::npos ? name : name.substr(0, at);
@@ -423,6 +426,9 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   need(!c.multicast || c.cluster_m * c.cluster_n > 1, "multicast needs a cluster of more than one CTA");
   need(c.multicast || c.cluster_m * c.cluster_n == 1,
        "a cluster without multicast shares nothing between its CTAs: turn multicast on or use 1x1");
+  need(!c.lean_cluster_sync || c.multicast,
+       "lean cluster sync changes only how a multicast cluster's CTAs meet: without multicast it would build the "
+       "same kernel under a second name");
   need(!c.multicast || c.cluster_m == 1 || c.layout == Layout::nn || c.block_n % (8 * c.cluster_m) == 0,
        "multicast of B splits its tile among the cluster's " + std::to_string(c.cluster_m) +
            " CTAs along M in whole 8-row swizzle atoms: block_n must be a multiple of " + std::to_string(8 * c.cluster_m));
@@ -466,6 +472,7 @@ std::vector<KernelConfig> config_space(Layout layout, Accum acc, const ConfigSpa
                   k.multicast = mc;
                   k.tma_store = ts;
                   k.swap_ab = swap;
+                  k.lean_cluster_sync = mc;  // 2% faster on 1x2 kernels, the gate passes (bench/NOTES.md, session 39)
                   if (is_valid(k)) out.push_back(k);
                 }
   return out;
@@ -494,13 +501,14 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << "  static constexpr int kBlockM = " << c.block_m << ", kBlockN = " << c.block_n << ", kStages = " << c.stages
     << ", kConsumers = " << c.consumers << ";\n"
     << "  static constexpr bool kPingPong = " << b(c.mode == ConsumerMode::pingpong) << ";\n"
-    << (c.mode == ConsumerMode::ksplit ? "  static constexpr bool kKSplit = true;\n" : "")  // absent: false (hgemm_traits.cuh)
+    << (c.mode == ConsumerMode::ksplit ? "  static constexpr bool kKSplit = true;\n" : "")  // absent: false (optional_knobs.cuh)
     << "  static constexpr int kClusterM = " << c.cluster_m << ", kClusterN = " << c.cluster_n << ";\n"
     << "  static constexpr bool kMulticast = " << b(c.multicast) << ", kTmaStore = " << b(c.tma_store)
     << ", kF32Acc = " << b(c.acc == Accum::f32) << ", kBNMajor = " << b(c.layout == Layout::nn)
     << ", kSwapAB = " << b(c.swap_ab) << ";\n"
-    << (c.parts_apart ? "  static constexpr bool kPartsApart = true;\n" : "")  // absent: false (hgemm_traits.cuh)
-    << (c.cluster_push ? "  static constexpr bool kClusterPush = true;\n" : "")  // absent: false (split_k.cuh)
+    << (c.parts_apart ? "  static constexpr bool kPartsApart = true;\n" : "")  // absent: false (optional_knobs.cuh)
+    << (c.cluster_push ? "  static constexpr bool kClusterPush = true;\n" : "")  // absent: false (optional_knobs.cuh)
+    << (c.lean_cluster_sync ? "  static constexpr bool kLeanClusterSync = true;\n" : "")
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
     << "static_assert(Traits::kSmemBytes"

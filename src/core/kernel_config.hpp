@@ -51,9 +51,15 @@ struct KernelConfig {
   // One consumer warpgroup; the buffer (cluster_push_bytes) is shared memory beside the ring. Not
   // in the default space: the tuner measures it as a twin of in-cluster finalists (tune --cluster-push).
   bool cluster_push = false;
+  // Multicast clusters only: the CTAs meet at a relaxed cluster barrier after setting up their
+  // rings and at none at the end (each producer waits until its partners freed every stage it
+  // filled; kernels/sm90/optional_knobs.cuh). Full barriers cost a 1x2 kernel ~0.3-0.5 µs a call,
+  // 2% of a skinny call (bench/NOTES.md, session 39). The default space builds every multicast
+  // config so; configs without it are the code the shipped tables were measured with.
+  bool lean_cluster_sync = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa][_push]" (mode coop, pingpong or ksplit)
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.

@@ -32,4 +32,11 @@ inline std::string sass_of(const std::vector<char>& cubin, const std::string& na
   return capture("cuobjdump -sass " + path.string() + " 2>&1");
 }
 
+// How many times an instruction (or any text) occurs in a disassembly.
+inline int count_of(const std::string& sass, const std::string& op) {
+  int n = 0;
+  for (size_t at = sass.find(op); at != std::string::npos; at = sass.find(op, at + op.size())) ++n;
+  return n;
+}
+
 }  // namespace gemmforge::testing

@@ -153,6 +153,34 @@ TEST(KernelCompile, ClusterPushBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas
   }
 }
 
+// Lean cluster sync, a cubin of its own: the set-up's cluster barrier arrives relaxed and the end
+// has none, so the build loses the release barriers' GPU-scope memory fences (MEMBAR.ALL.GPU) and
+// cluster arrivals (UCGABAR_ARV), and gains the producer's last waits on its ring.
+TEST(KernelCompile, LeanClusterSyncBuildsItsOwnCodeWithoutReleaseBarriers) {
+  KernelConfig c;
+  c.block_m = 64;
+  c.block_n = 32;
+  c.consumers = 1;
+  c.stages = 8;
+  c.cluster_n = 2;
+  c.multicast = true;
+  KernelConfig lean = c;
+  lean.lean_cluster_sync = true;
+  EXPECT_EQ(jit_source(c).find("kLeanClusterSync"), std::string::npos);
+  EXPECT_NE(jit_source(lean).find("static constexpr bool kLeanClusterSync = true;"), std::string::npos);
+  const auto full = jit::compile(request(c));
+  const auto relaxed = jit::compile(request(lean));
+  ASSERT_TRUE(full.ok && relaxed.ok) << full.log << relaxed.log;
+  EXPECT_NE(jit::code_fingerprint(full.cubin), jit::code_fingerprint(relaxed.cubin));
+  if (testing::can_disassemble()) {
+    using testing::count_of;
+    const auto a = testing::sass_of(full.cubin, c.name()), b = testing::sass_of(relaxed.cubin, lean.name());
+    EXPECT_LT(count_of(b, "MEMBAR.ALL.GPU"), count_of(a, "MEMBAR.ALL.GPU"));
+    EXPECT_LT(count_of(b, "UCGABAR_ARV"), count_of(a, "UCGABAR_ARV"));
+    EXPECT_GT(count_of(b, "SYNCS.PHASECHK"), count_of(a, "SYNCS.PHASECHK"));
+  }
+}
+
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
   KernelConfig f32;

@@ -376,6 +376,44 @@ TEST(KernelConfig, ClusterPushIsForOneConsumerLaunchedWithItsPartsInACluster) {
   EXPECT_FALSE(is_valid(pingpong));
 }
 
+// Lean cluster sync: a flag of the name and JSON (absent when off), for multicast clusters only
+// (without multicast the kernel would be the same under a second name). The default space builds
+// every multicast config with it and no other; the configs the shipped tables name, without it,
+// still read, validate and name themselves as before.
+TEST(KernelConfig, LeanClusterSyncIsForMulticastClustersAndTheSpaceBuildsThemSo) {
+  KernelConfig c;
+  c.block_m = 64;
+  c.block_n = 32;
+  c.consumers = 1;
+  c.stages = 8;
+  c.cluster_n = 2;
+  c.multicast = true;
+  EXPECT_FALSE(c.to_json().contains("lean_cluster_sync"));
+  EXPECT_EQ(KernelConfig::from_name("sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc"), c);
+  c.lean_cluster_sync = true;
+  EXPECT_TRUE(is_valid(c));
+  EXPECT_EQ(c.name(), "sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc_lean");
+  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
+  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  EXPECT_TRUE(c.to_json().at("lean_cluster_sync").get<bool>());
+  LaunchKnobs split;
+  split.splits = 2;
+  const auto [config, knobs] = parse_hopper_candidate_name(c.name() + split.suffix());
+  EXPECT_EQ(config, c);
+  EXPECT_EQ(knobs.splits, 2);
+  KernelConfig alone = c;
+  alone.cluster_n = 1;
+  alone.multicast = false;
+  EXPECT_FALSE(is_valid(alone));
+  int multicast = 0;
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (const auto& k : config_space(l, Accum::f32)) {
+      EXPECT_EQ(k.lean_cluster_sync, k.multicast) << k.name();
+      multicast += k.multicast;
+    }
+  EXPECT_GT(multicast, 0);
+}
+
 TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
   KernelConfig c;
   c.block_n = 64;

@@ -83,11 +83,7 @@ TEST(Trace, AblatedBuildsLeaveOutTheirPartOnly) {
     EXPECT_EQ(built.spill_bytes, 0) << built.log;
     return testing::sass_of(built.cubin, "ablate_" + std::to_string(part));
   };
-  auto count = [](const std::string& text, const std::string& op) {
-    int n = 0;
-    for (size_t at = text.find(op); at != std::string::npos; at = text.find(op, at + op.size())) ++n;
-    return n;
-  };
+  const auto count = testing::count_of;
   // A TMA store, an stmatrix and a proxy fence per 16-column block (11), and wgmma in every build.
   const std::string kStore = "UTMASTG", kStage = "STSM", kFence = "FENCE.VIEW.ASYNC.S", kMma = "HGMMA";
   namespace ab = sm90::ablation;
