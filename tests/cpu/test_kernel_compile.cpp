@@ -157,13 +157,7 @@ TEST(KernelCompile, ClusterPushBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas
 // has none, so the build loses the release barriers' GPU-scope memory fences (MEMBAR.ALL.GPU) and
 // cluster arrivals (UCGABAR_ARV), and gains the producer's last waits on its ring.
 TEST(KernelCompile, LeanClusterSyncBuildsItsOwnCodeWithoutReleaseBarriers) {
-  KernelConfig c;
-  c.block_m = 64;
-  c.block_n = 32;
-  c.consumers = 1;
-  c.stages = 8;
-  c.cluster_n = 2;
-  c.multicast = true;
+  const auto c = KernelConfig::from_name("sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc");
   KernelConfig lean = c;
   lean.lean_cluster_sync = true;
   EXPECT_EQ(jit_source(c).find("kLeanClusterSync"), std::string::npos);

@@ -381,15 +381,8 @@ TEST(KernelConfig, ClusterPushIsForOneConsumerLaunchedWithItsPartsInACluster) {
 // every multicast config with it and no other; the configs the shipped tables name, without it,
 // still read, validate and name themselves as before.
 TEST(KernelConfig, LeanClusterSyncIsForMulticastClustersAndTheSpaceBuildsThemSo) {
-  KernelConfig c;
-  c.block_m = 64;
-  c.block_n = 32;
-  c.consumers = 1;
-  c.stages = 8;
-  c.cluster_n = 2;
-  c.multicast = true;
+  auto c = KernelConfig::from_name("sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc");
   EXPECT_FALSE(c.to_json().contains("lean_cluster_sync"));
-  EXPECT_EQ(KernelConfig::from_name("sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc"), c);
   c.lean_cluster_sync = true;
   EXPECT_TRUE(is_valid(c));
   EXPECT_EQ(c.name(), "sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc_lean");
