@@ -105,21 +105,29 @@ TEST(KernelCompile, CodeFingerprintIgnoresLineNumbersAndFollowsTheCode) {
   EXPECT_THROW(jit::code_fingerprint(cut), Error);
 }
 
-// A split tile's parts apart is a knob of its own cubin; a config without it generates the
-// source it did before the knob existed (no kPartsApart line), so its code and the results the
-// database keeps for it stay valid.
+// An optional knob (kernels/sm90/optional_knobs.cuh) builds a cubin of its own: the config
+// without it generates the source it did before the knob existed (no line for `member`), so its
+// code and the results the database keeps for it stay valid; the twin with it declares the member
+// and compiles to other code. Both builds go to `plain` and `knobbed`.
+void compile_knob_twins(const KernelConfig& plain_config, const KernelConfig& knobbed_config, const std::string& member,
+                        jit::CompileResult& plain, jit::CompileResult& knobbed) {
+  EXPECT_EQ(jit_source(plain_config).find(member), std::string::npos);
+  EXPECT_NE(jit_source(knobbed_config).find("static constexpr bool " + member + " = true;"), std::string::npos);
+  plain = jit::compile(request(plain_config));
+  knobbed = jit::compile(request(knobbed_config));
+  ASSERT_TRUE(plain.ok && knobbed.ok) << plain.log << knobbed.log;
+  EXPECT_NE(jit::code_fingerprint(plain.cubin), jit::code_fingerprint(knobbed.cubin));
+}
+
+// A split tile's parts apart.
 TEST(KernelCompile, PartsApartBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas) {
   KernelConfig c;
   c.block_m = c.block_n = 64;
   c.consumers = 1;
   KernelConfig apart = c;
   apart.parts_apart = true;
-  EXPECT_EQ(jit_source(c).find("kPartsApart"), std::string::npos);
-  EXPECT_NE(jit_source(apart).find("static constexpr bool kPartsApart = true;"), std::string::npos);
-  const auto base = jit::compile(request(c));
-  const auto spread = jit::compile(request(apart));
-  ASSERT_TRUE(base.ok && spread.ok) << base.log << spread.log;
-  EXPECT_NE(jit::code_fingerprint(base.cubin), jit::code_fingerprint(spread.cubin));
+  jit::CompileResult base, spread;
+  ASSERT_NO_FATAL_FAILURE(compile_knob_twins(c, apart, "kPartsApart", base, spread));
   if (testing::can_disassemble()) {
     EXPECT_NE(testing::sass_of(spread.cubin, apart.name()).find("HGMMA.64x64x16"), std::string::npos);
   }
@@ -135,12 +143,8 @@ TEST(KernelCompile, ClusterPushBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas
   c.consumers = 1;
   KernelConfig pushed = c;
   pushed.cluster_push = true;
-  EXPECT_EQ(jit_source(c).find("kClusterPush"), std::string::npos);
-  EXPECT_NE(jit_source(pushed).find("static constexpr bool kClusterPush = true;"), std::string::npos);
-  const auto base = jit::compile(request(c));
-  const auto push = jit::compile(request(pushed));
-  ASSERT_TRUE(base.ok && push.ok) << base.log << push.log;
-  EXPECT_NE(jit::code_fingerprint(base.cubin), jit::code_fingerprint(push.cubin));
+  jit::CompileResult base, push;
+  ASSERT_NO_FATAL_FAILURE(compile_knob_twins(c, pushed, "kClusterPush", base, push));
   for (int bn : {32, 48, 64, 128}) {  // the host's and the kernel's shared memory agree
     KernelConfig wider = pushed;
     wider.block_n = bn;
@@ -160,12 +164,8 @@ TEST(KernelCompile, LeanClusterSyncBuildsItsOwnCodeWithoutReleaseBarriers) {
   const auto c = KernelConfig::from_name("sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc");
   KernelConfig lean = c;
   lean.lean_cluster_sync = true;
-  EXPECT_EQ(jit_source(c).find("kLeanClusterSync"), std::string::npos);
-  EXPECT_NE(jit_source(lean).find("static constexpr bool kLeanClusterSync = true;"), std::string::npos);
-  const auto full = jit::compile(request(c));
-  const auto relaxed = jit::compile(request(lean));
-  ASSERT_TRUE(full.ok && relaxed.ok) << full.log << relaxed.log;
-  EXPECT_NE(jit::code_fingerprint(full.cubin), jit::code_fingerprint(relaxed.cubin));
+  jit::CompileResult full, relaxed;
+  ASSERT_NO_FATAL_FAILURE(compile_knob_twins(c, lean, "kLeanClusterSync", full, relaxed));
   if (testing::can_disassemble()) {
     using testing::count_of;
     const auto a = testing::sass_of(full.cubin, c.name()), b = testing::sass_of(relaxed.cubin, lean.name());
