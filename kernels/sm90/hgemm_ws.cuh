@@ -68,7 +68,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   if (threadIdx.x == 0) trace::cta(trace::kGridWaitClock, trace::clock());
 
   const int k_blocks = (K + T::kBlockK - 1) / T::kBlockK;  // the K tail is zero-filled by TMA
-  const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>()> sched(
+  const SchedulerOf<T> sched(
       M, N, T::kBlockM, T::kBlockN, group_m, k_blocks, splits, (flags & kFlagStreamK) != 0,
       (flags & kFlagClusterReduction) != 0);
   const u32 rank = T::kClusterSize > 1 ? cluster_cta_rank() : 0u;

@@ -41,4 +41,11 @@ __host__ __device__ constexpr bool lean_cluster_sync_of() {
   else return false;
 }
 
+// The tile walk divides by multiply and shift (FastDivisor, tile_scheduler.cuh).
+template <class Knobs>
+__host__ __device__ constexpr bool fast_walk_of() {
+  if constexpr (requires { Knobs::kFastWalk; }) return Knobs::kFastWalk;
+  else return false;
+}
+
 }  // namespace gemmforge::sm90

@@ -123,7 +123,7 @@ __device__ inline void release_stage(const SharedStorage<T>& smem, int stage) {
 // The producer: one thread streams every (unit, k-block) of this CTA's walk into the ring.
 template <class T>
 __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMap& tmap_a, const ptx::TensorMap& tmap_b,
-                               const TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>()>& sched, ptx::u32 rank) {
+                               const SchedulerOf<T>& sched, ptx::u32 rank) {
   using namespace ptx;
   // Two-CTA clusters share one operand with both CTAs; larger ones each operand along a side.
   const u16 mask_a = T::kClusterSize == 2 ? u16(0b11) : multicast_mask_a<T>(rank);

@@ -13,6 +13,11 @@
 // 23). Only where every unit has a CTA of its own and no reduction inside a cluster (whose parts
 // must be neighbours): a CTA walking several units could wait, in a sliced reduction, for a part
 // that it or a CTA behind it holds for later.
+//
+// With kFastWalk (optional_knobs.cuh) the walk divides by multiply and shift (FastDivisor): its
+// four integer divisions cost a cooperative unit ~0.3 µs between tiles, in every consumer warp,
+// while the tensor cores wait (bench/NOTES.md, session 31: +1.1% on cooperative 128x256, +1.8% at
+// K = 1024, level elsewhere). Without it the walk is the code the shipped tables measured.
 #pragma once
 #include "sm90/optional_knobs.cuh"
 #include "sm90/work_division.cuh"
@@ -39,7 +44,25 @@ struct WorkUnit {
   int reduce_tile = 0;     // the tile's index among the tiles that are reduced
 };
 
-template <int kClusterM, int kClusterN, bool kPartsApart = false>
+// The divisors of the fast walk, set once per launch: the tiles of a group of group_m rows, its
+// rows, and the rows of the last group. Empty without kFastWalk, so that build's scheduler is
+// what it was.
+template <bool kFastWalk>
+struct WalkDivisors {
+  FastDivisor per_group, group_rows, last_rows;
+  __device__ void set(int group_m, int tiles_m, int tiles_n) {
+    per_group = FastDivisor(group_m * tiles_n);
+    group_rows = FastDivisor(group_m);
+    const int last = tiles_m % group_m;
+    last_rows = FastDivisor(last == 0 ? group_m : last);
+  }
+};
+template <>
+struct WalkDivisors<false> {
+  __device__ void set(int, int, int) {}
+};
+
+template <int kClusterM, int kClusterN, bool kPartsApart = false, bool kFastWalk = false>
 struct TileScheduler {
   int tiles_m, tiles_n;  // in cluster tiles
   int group_m;
@@ -48,6 +71,7 @@ struct TileScheduler {
   StreamKPlan sk;
   int index_units;       // units walked by index: tiles · splits, or the whole-wave tiles of stream-K
   bool parts_apart = false;  // kPartsApart and allowed for this launch (see above)
+  WalkDivisors<kFastWalk> divisors;
 
   struct Cursor {
     int u;                     // next unit index
@@ -69,6 +93,7 @@ struct TileScheduler {
       index_units = tiles_m * tiles_n * splits;
     }
     if constexpr (kPartsApart) parts_apart = splits > 1 && !cluster_reduction && index_units <= stride();
+    divisors.set(group_m, tiles_m, tiles_n);
   }
 
   __device__ static int first() { return blockIdx.x / (kClusterM * kClusterN); }
@@ -123,19 +148,39 @@ struct TileScheduler {
   }
 
  private:
-  __device__ int kb_begin(int split) const { return split * k_blocks / splits; }
+  __device__ int kb_begin(int split) const {
+    if constexpr (kFastWalk) {
+      if (splits == 1) return split == 0 ? 0 : k_blocks;  // an unsplit unit: no division
+    }
+    return split * k_blocks / splits;
+  }
 
   // The CTA tile of the CTA of rank `rank` in cluster tile t. A CTA of a cluster tile that hangs
   // over the matrix edge still runs (its partner needs its half of the shared operand); TMA reads
   // zeros there and the epilogue writes nothing.
   __device__ void tile_of(int t, unsigned rank, int& tile_m, int& tile_n) const {
-    const int per_group = group_m * tiles_n;
-    const int first_m = (t / per_group) * group_m;
-    const int rows = min(tiles_m - first_m, group_m);
-    const int local = t % per_group;
-    tile_m = (first_m + local % rows) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
-    tile_n = (local / rows) * kClusterN + int(cluster_rank_n<kClusterM, kClusterN>(rank));
+    if constexpr (kFastWalk) {
+      const int group = divisors.per_group.div(t);
+      const int first_m = group * group_m;
+      // A copy, not a reference: a reference to either member put the scheduler in local memory.
+      const FastDivisor rows = tiles_m - first_m < group_m ? divisors.last_rows : divisors.group_rows;
+      const int local = divisors.per_group.mod(t, group);
+      const int column = rows.div(local);
+      tile_m = (first_m + rows.mod(local, column)) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
+      tile_n = column * kClusterN + int(cluster_rank_n<kClusterM, kClusterN>(rank));
+    } else {
+      const int per_group = group_m * tiles_n;
+      const int first_m = (t / per_group) * group_m;
+      const int rows = min(tiles_m - first_m, group_m);
+      const int local = t % per_group;
+      tile_m = (first_m + local % rows) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
+      tile_n = (local / rows) * kClusterN + int(cluster_rank_n<kClusterM, kClusterN>(rank));
+    }
   }
 };
+
+// The scheduler of a kernel's traits (its cluster and optional knobs).
+template <class T>
+using SchedulerOf = TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(), fast_walk_of<T>()>;
 
 }  // namespace gemmforge::sm90

@@ -50,6 +50,7 @@ struct TuneArgs {
   bool cluster_push = false;
   std::string cluster_twins;
   bool ksplit_twins = false;
+  bool space_twins = false;
   double timeout_s = 30;
   double time_limit_s = 0;
   unsigned compile_threads = 0;
@@ -161,6 +162,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.parts_apart = a.parts_apart;
     o.cluster_push = a.cluster_push;
     o.ksplit_twins = a.ksplit_twins;
+    o.space_twins = a.space_twins;
     for (const auto& t : split_list(a.cluster_twins)) {
       const auto x = t.find('x');
       const auto cm = parse_integer(t.substr(0, x)), cn = x == std::string::npos ? std::nullopt : parse_integer(t.substr(x + 1));
@@ -252,7 +254,9 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "--parts-apart does the same with each split finalist built with its tile's parts apart (CTAs that start\n"
       "together share a K range and read their common boxes at once: 5-20% faster on tall-K split launches);\n"
       "--cluster-twins 2x2,4x2 with each split finalist run in those clusters, both operands multicast;\n"
-      "--ksplit-twins with each one-consumer finalist built with two k-split consumers (alternate k-blocks).\n"
+      "--ksplit-twins with each one-consumer finalist built with two k-split consumers (alternate k-blocks);\n"
+      "--space-twins with each finalist built as the default space builds configs now (the fast walk; lean\n"
+      "cluster sync on multicast clusters), so a table tuned before those knobs can take them.\n"
       "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
       "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
       "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"
@@ -276,6 +280,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "  gemmforge tune --shapes shapes/tall-k.txt --parts-apart --db tune.sqlite   # split finalists, parts apart\n"
       "  gemmforge tune --shapes shapes/tall-k.txt --cluster-twins 2x2,4x2 --db tune.sqlite   # and in clusters\n"
       "  gemmforge tune --shapes shapes/skinny.txt --ksplit-twins --db tune.sqlite   # 64-row tiles on two warpgroups\n"
+      "  gemmforge tune --shapes grid --space-twins --db tune.sqlite   # old finalists as the space builds them now\n"
       "  gemmforge tune --shapes shapes/large.txt --configs bench/configs/large2.json --strategy exhaustive\n"
       "Writes OUT (the table, schema gemmforge.table/1: exact entries for every tuned problem in the database,\n"
       "one rule per shape class, layout and accumulator), OUT's .decisions.csv and .summary.json beside it.\n"
@@ -353,6 +358,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "each problem's one-consumer finalists are also measured with two k-split consumers (alternate "
                 "k-blocks of each tile, an even ring), beyond the budget, and the final compares them too; decided "
                 "problems are reopened for it");
+  cmd->add_flag("--space-twins", args->space_twins,
+                "each problem's Hopper finalists not built as the default space builds configs now (the fast walk; "
+                "lean cluster sync on multicast clusters) are also measured so built, beyond the budget, and the "
+                "final compares them too; decided problems are reopened for it");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")

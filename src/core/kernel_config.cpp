@@ -58,7 +58,7 @@ std::string KernelConfig::name() const {
   std::ostringstream o;
   o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
     << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
-    << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "")
+    << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "") << (fast_walk ? "_fw" : "")
     << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "") << (lean_cluster_sync ? "_lean" : "");
   return o.str();
 }
@@ -74,6 +74,7 @@ nlohmann::json KernelConfig::to_json() const {
   if (parts_apart) j["parts_apart"] = true;
   if (cluster_push) j["cluster_push"] = true;
   if (lean_cluster_sync) j["lean_cluster_sync"] = true;
+  if (fast_walk) j["fast_walk"] = true;
   return j;
 }
 
@@ -96,6 +97,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
     c.parts_apart = j.value("parts_apart", false);
     c.cluster_push = j.value("cluster_push", false);
     c.lean_cluster_sync = j.value("lean_cluster_sync", false);
+    c.fast_walk = j.value("fast_walk", false);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("kernel config: ") + e.what());
@@ -103,7 +105,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
 }
 
 KernelConfig KernelConfig::from_name(const std::string& name) {
-  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_pa][_push][_lean]
+  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_fw][_pa][_push][_lean]
   std::vector<std::string> part;
   std::stringstream in(name);
   for (std::string p; std::getline(in, p, '_');) part.push_back(p);
@@ -139,6 +141,7 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
     else if (part[i] == "pa") c.parts_apart = true;
     else if (part[i] == "push") c.cluster_push = true;
     else if (part[i] == "lean") c.lean_cluster_sync = true;
+    else if (part[i] == "fw") c.fast_walk = true;
     else throw bad("unknown suffix '" + part[i] + "'");
   }
   if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
@@ -262,13 +265,15 @@ LaunchKnobs LaunchKnobs::from_suffix(const std::string& suffix) {
 
 std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::string& name) {
   // The config's name is its first eight '_'-separated parts and its own flags (mc, tmastore,
-  // swap, pa, push, lean); whatever follows is the launch-knob suffix.
+  // swap, fw, pa, push, lean); whatever follows is the launch-knob suffix.
   size_t at = 0;
   for (int part = 0; part < 8 && at != std::string::npos; ++part) at = name.find('_', at + (part > 0 ? 1 : 0));
   while (at != std::string::npos) {
     const size_t next = name.find('_', at + 1);
     const std::string part = name.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa" && part != "push" && part != "lean") break;
+    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa" && part != "push" && part != "lean" &&
+        part != "fw")
+      break;
     at = next;
   }
   const std::string config = at == std::string::npos ? name : name.substr(0, at);
@@ -448,6 +453,12 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
   return p;
 }
 
+KernelConfig with_space_knobs(KernelConfig c) {
+  c.fast_walk = true;                  // +1-2% on cooperative tiles (bench/NOTES.md, session 31)
+  c.lean_cluster_sync = c.multicast;   // 2% faster on 1x2 kernels, the gate passes (session 39)
+  return c;
+}
+
 std::vector<KernelConfig> config_space(Layout layout, Accum acc, const ConfigSpaceAxes& ax) {
   std::vector<KernelConfig> out;
   for (int bm : ax.block_m)
@@ -472,7 +483,7 @@ std::vector<KernelConfig> config_space(Layout layout, Accum acc, const ConfigSpa
                   k.multicast = mc;
                   k.tma_store = ts;
                   k.swap_ab = swap;
-                  k.lean_cluster_sync = mc;  // 2% faster on 1x2 kernels, the gate passes (bench/NOTES.md, session 39)
+                  k = with_space_knobs(k);
                   if (is_valid(k)) out.push_back(k);
                 }
   return out;
@@ -509,6 +520,7 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << (c.parts_apart ? "  static constexpr bool kPartsApart = true;\n" : "")  // absent: false (optional_knobs.cuh)
     << (c.cluster_push ? "  static constexpr bool kClusterPush = true;\n" : "")  // absent: false (optional_knobs.cuh)
     << (c.lean_cluster_sync ? "  static constexpr bool kLeanClusterSync = true;\n" : "")
+    << (c.fast_walk ? "  static constexpr bool kFastWalk = true;\n" : "")
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
     << "static_assert(Traits::kSmemBytes"

@@ -57,9 +57,14 @@ struct KernelConfig {
   // 2% of a skinny call (bench/NOTES.md, session 39). The default space builds every multicast
   // config so; configs without it are the code the shipped tables were measured with.
   bool lean_cluster_sync = false;
+  // The tile walk between units divides by multiply and shift instead of integer division (~0.3
+  // µs a unit on a cooperative tile; +1.1% on cooperative 128x256, +1.8% at K = 1024, level
+  // elsewhere: bench/NOTES.md, session 31). The default space builds every config so; configs
+  // without it are the code the shipped tables were measured with.
+  bool fast_walk = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_fw][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.
@@ -199,7 +204,11 @@ struct ConfigSpaceAxes {
   std::vector<bool> swap_ab = {false, true};
 };
 
-// Every valid config for one layout and accumulator, in a fixed order.
+// The config with the optional knobs the default space sets on what it builds: the fast walk on
+// every config, lean cluster sync on multicast ones. A config without them (the shipped tables'
+// and the tune databases' older candidates) builds the code it was measured with.
+KernelConfig with_space_knobs(KernelConfig);
+// Every valid config for one layout and accumulator, in a fixed order, with_space_knobs.
 std::vector<KernelConfig> config_space(Layout, Accum, const ConfigSpaceAxes& = {});
 // A reproducible sample that still contains every value of every knob that occurs in `space`.
 std::vector<KernelConfig> covering_sample(const std::vector<KernelConfig>& space, size_t count, uint64_t seed);

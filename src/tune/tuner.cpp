@@ -175,7 +175,8 @@ class Tuner {
     std::string why;
   };
   bool wants_finalist_variants() const {
-    return !o_.raster_groups.empty() || o_.parts_apart || o_.cluster_push || !o_.cluster_twins.empty() || o_.ksplit_twins;
+    return !o_.raster_groups.empty() || o_.parts_apart || o_.cluster_push || !o_.cluster_twins.empty() || o_.ksplit_twins ||
+           o_.space_twins;
   }
   std::vector<FinalistVariant> raster_variants(const Shape&, const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
@@ -540,6 +541,12 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
       v.config.mode = ConsumerMode::ksplit;
       v.config.stages -= v.config.stages % 2;  // each consumer owns every other stage
       if (is_valid(v.config)) add(v, "a one-consumer finalist with two k-split consumers (--ksplit-twins)");
+    }
+    if (o_.space_twins) {
+      KernelCandidate v = *c;
+      v.config = with_space_knobs(c->config);
+      if (v.config != c->config && is_valid(v.config))
+        add(v, "a finalist built as the default space builds it now (--space-twins)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
       for (const auto& [cm, cn] : o_.cluster_twins) {
@@ -1001,7 +1008,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins},
+                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins}, {"space_twins", o.space_twins},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()

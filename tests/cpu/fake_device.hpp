@@ -41,6 +41,7 @@ struct FakeSpeedups {
   double cluster = 1.0;      // a build in a cluster of 4 or more CTAs (--wide-cluster-speedup)
   double cluster_push = 1.0;  // a build that pushes its in-cluster sums (--cluster-push-speedup)
   double ksplit = 1.0;        // a build with k-split consumers (--ksplit-speedup)
+  double fast_walk = 1.0;     // a build with the fast walk (--fast-walk-speedup)
 };
 
 // An sm80 kernel is modelled as the Hopper kernel of its tile (one consumer, its stages), so
@@ -63,7 +64,8 @@ inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand, con
   const double raster = (cand.knobs.group_m > 0 ? speedups.raster : 1.0) * (cand.config.parts_apart ? speedups.parts_apart : 1.0) *
                         (cand.config.cluster_m * cand.config.cluster_n >= 4 ? speedups.cluster : 1.0) *
                         (cand.config.cluster_push ? speedups.cluster_push : 1.0) *
-                        (cand.config.mode == ConsumerMode::ksplit ? speedups.ksplit : 1.0);
+                        (cand.config.mode == ConsumerMode::ksplit ? speedups.ksplit : 1.0) *
+                        (cand.config.fast_walk ? speedups.fast_walk : 1.0);
   if (cand.sm80_config() || cand.specialized()) return fake_hopper_us(s, model) * noise / (speedup * raster);
   return fake_hopper_us(s, cand) / raster;
 }

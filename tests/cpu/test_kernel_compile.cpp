@@ -175,6 +175,23 @@ TEST(KernelCompile, LeanClusterSyncBuildsItsOwnCodeWithoutReleaseBarriers) {
   }
 }
 
+// The fast walk, a cubin of its own: the walk's divisions (each a MUFU.RCP and its correction in
+// SASS) become multiply-highs, so the build has fewer reciprocals; its divisors are made once per
+// launch with a double quotient (MUFU.RCP64H), which the plain build has none of.
+TEST(KernelCompile, FastWalkBuildsItsOwnCodeWithFewerDivisions) {
+  const auto c = KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore");
+  KernelConfig fast = c;
+  fast.fast_walk = true;
+  jit::CompileResult divided, multiplied;
+  ASSERT_NO_FATAL_FAILURE(compile_knob_twins(c, fast, "kFastWalk", divided, multiplied));
+  if (testing::can_disassemble()) {
+    using testing::count_of;
+    const auto a = testing::sass_of(divided.cubin, c.name()), b = testing::sass_of(multiplied.cubin, fast.name());
+    EXPECT_LT(count_of(b, "MUFU.RCP "), count_of(a, "MUFU.RCP "));
+    EXPECT_GT(count_of(b, "MUFU.RCP64H"), count_of(a, "MUFU.RCP64H"));
+  }
+}
+
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
   KernelConfig f32;

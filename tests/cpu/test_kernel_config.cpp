@@ -407,6 +407,40 @@ TEST(KernelConfig, LeanClusterSyncIsForMulticastClustersAndTheSpaceBuildsThemSo)
   EXPECT_GT(multicast, 0);
 }
 
+// The fast walk: a flag of the name and JSON (absent when off) that any config may take. The
+// default space builds every config with it; the configs the shipped tables name, without it,
+// still read, validate and name themselves as before.
+TEST(KernelConfig, FastWalkIsAFlagOfAnyConfigAndTheSpaceBuildsThemAllSo) {
+  const auto plain = KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore");
+  EXPECT_FALSE(plain.to_json().contains("fast_walk"));
+  for (const auto& [name, fast] : std::vector<std::pair<std::string, std::string>>{
+           {"sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore", "sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore_fw"},
+           {"sm90_nn_f16_128x128x64_s4_c2_pingpong_1x1", "sm90_nn_f16_128x128x64_s4_c2_pingpong_1x1_fw"},
+           {"sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc_lean", "sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc_fw_lean"},
+           {"sm90_tn_f32_64x64x64_s4_c1_coop_1x1_pa", "sm90_tn_f32_64x64x64_s4_c1_coop_1x1_fw_pa"}}) {
+    auto c = KernelConfig::from_name(name);
+    c.fast_walk = true;
+    EXPECT_TRUE(is_valid(c)) << name;
+    EXPECT_EQ(c.name(), fast);
+    EXPECT_EQ(KernelConfig::from_name(c.name()), c);
+    EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+    EXPECT_TRUE(c.to_json().at("fast_walk").get<bool>());
+    LaunchKnobs split;
+    split.splits = 3;
+    const auto [config, knobs] = parse_hopper_candidate_name(c.name() + split.suffix());
+    EXPECT_EQ(config, c);
+    EXPECT_EQ(knobs.splits, 3);
+  }
+  EXPECT_THROW(KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_fw_tmastore"), Error);  // out of order
+  size_t configs = 0;
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (const auto& k : config_space(l, Accum::f32)) {
+      EXPECT_TRUE(k.fast_walk) << k.name();
+      ++configs;
+    }
+  EXPECT_GT(configs, 0u);
+}
+
 TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
   KernelConfig c;
   c.block_n = 64;

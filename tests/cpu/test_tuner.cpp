@@ -936,7 +936,8 @@ TEST(Tuner, RasterGroupsReopenADecidedProblemAndMeasureItsFinalistsWithEachGroup
   EXPECT_EQ(third.already_done, 1u);
 }
 
-// The finalists' twins (--parts-apart, --cluster-push, --cluster-twins, --ksplit-twins): a tune
+// The finalists' twins (--parts-apart, --cluster-push, --cluster-twins, --ksplit-twins,
+// --space-twins): a tune
 // decides the problem without them, then a second run with them (`enable`) reopens it, measures
 // only twins (beyond the budget, keeping the decision's budget), and its final picks the twin the
 // fake worker makes faster (`speedup`); a third run reopens nothing. Returns what the second run
@@ -1040,6 +1041,35 @@ TEST(Tuner, KSplitTwinsReopenADecidedProblemAndMeasureItsOneConsumerFinalistsOnT
     const KernelConfig twin = parse_hopper_candidate_name(m.substr(m.find("sm90_"))).first;
     EXPECT_EQ(twin.stages % 2, 0) << m;
     EXPECT_GE(twin.stages, 4) << m;
+  }
+}
+
+// --space-twins: each finalist tuned before the space's optional knobs (configs without them, as
+// in the shipped tables and older databases), built as the space builds it now: the fast walk,
+// lean cluster sync where multicast.
+TEST(Tuner, SpaceTwinsReopenADecidedProblemAndMeasureItsOldFinalistsAsTheSpaceBuildsThem) {
+  Fixture f;
+  const Shape s{64, 4096, 4096};
+  auto o = twin_options(f, s);
+  std::vector<KernelConfig> old;
+  for (auto c : f.slow) {
+    c.fast_walk = false;  // as configured before the knob
+    old.push_back(c);
+  }
+  KernelConfig pair = old.back();  // a multicast pair, as the skinny tables' cluster entries
+  pair.cluster_n = 2;
+  pair.multicast = true;
+  ASSERT_TRUE(is_valid(pair));
+  old.push_back(pair);
+  o.configs = old;
+  const auto twins = expect_twins_reopen_and_win(
+      f, o, s, {"--fast-walk-speedup", "1.2"}, [](TuneOptions& t) { t.space_twins = true; }, "_fw");
+  EXPECT_LE(twins.size(), 2u);  // at most one twin per finalist
+  for (const auto& m : twins) {
+    const KernelConfig twin = parse_hopper_candidate_name(m.substr(m.find("sm90_"))).first;
+    EXPECT_TRUE(twin.fast_walk) << m;
+    EXPECT_EQ(twin.lean_cluster_sync, twin.multicast) << m;
+    EXPECT_EQ(with_space_knobs(twin), twin) << m;
   }
 }
 

@@ -10,6 +10,26 @@
 namespace gemmforge {
 namespace {
 
+// The fast walk's divisions by multiply and shift: exact against / and % over the divisors and
+// dividends a launch can have (tile counts, group sizes), the edges of each power of two included.
+TEST(FastDivisor, MatchesIntegerDivision) {
+  std::vector<int> divisors, dividends;
+  for (int p = 0; p < 31; ++p)
+    for (int d : {(1 << p) - 1, 1 << p, (1 << p) + 1})
+      if (d >= 1) divisors.push_back(d), dividends.push_back(d);
+  for (int d = 1; d <= 2000; ++d) divisors.push_back(d);
+  for (int x = 0; x <= 100000; x += 7) dividends.push_back(x);
+  for (int x : {0x7FFFFFFF, 0x7FFFFFFE, 0x40000000, 123456789, 2147480000}) dividends.push_back(x);
+  for (int d : divisors) {
+    const sm90::FastDivisor f(d);
+    for (int x : dividends) {
+      const int q = f.div(x);
+      ASSERT_EQ(q, x / d) << x << " / " << d;
+      ASSERT_EQ(f.mod(x, q), x % d) << x << " % " << d;
+    }
+  }
+}
+
 TEST(StreamK, IterationsArePartitionedAndEveryTileFitsItsSlots) {
   for (long long tiles : {1LL, 2LL, 7LL, 131LL, 132LL, 133LL, 400LL, 408LL, 1000LL})
     for (int k_blocks : {1, 2, 3, 16, 64, 257})

@@ -38,14 +38,10 @@ KernelConfig make(const Knobs& k) {
   return c;
 }
 
-// Each multicast config also built with lean cluster sync (KernelConfig::lean_cluster_sync), as
-// the default space builds them: the configs as given are the code the shipped tables serve.
-void add_lean_twins(std::vector<KernelConfig>& configs) {
-  for (auto c : std::vector<KernelConfig>(configs))
-    if (c.multicast) {
-      c.lean_cluster_sync = true;
-      configs.push_back(c);
-    }
+// Each config also as the default space builds it (with_space_knobs: the fast walk; lean cluster
+// sync on multicast clusters). The configs as given are the code the shipped tables serve.
+void add_space_twins(std::vector<KernelConfig>& configs) {
+  for (const auto& c : std::vector<KernelConfig>(configs)) configs.push_back(with_space_knobs(c));
 }
 
 // Every knob value at least once: tile shapes, 1-2 consumers, all three modes, both cluster
@@ -91,7 +87,7 @@ std::vector<KernelConfig> sample_configs() {
     c.swap_ab = true;
     out.push_back(c);
   }
-  add_lean_twins(out);
+  add_space_twins(out);
   for (const auto& c : out) EXPECT_TRUE(is_valid(c)) << c.name() << ": " << validity_problems(c)[0];
   return out;
 }
@@ -162,7 +158,7 @@ std::vector<KernelConfig> split_k_configs() {
   KernelConfig swap = make({128, 64, 6, 2});
   swap.swap_ab = true;
   out.push_back(swap);
-  add_lean_twins(out);
+  add_space_twins(out);
   return out;
 }
 
@@ -262,7 +258,7 @@ std::vector<KernelConfig> wide_cluster_configs() {
     c.layout = Layout::nn;
     if (is_valid(c)) out.push_back(c);
   }
-  add_lean_twins(out);
+  add_space_twins(out);
   for (const auto& c : out) EXPECT_TRUE(is_valid(c)) << c.name() << ": " << validity_problems(c)[0];
   return out;
 }
