@@ -10,6 +10,8 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -157,6 +159,27 @@ TEST(KernelCompile, ClusterPushBuildsItsOwnCodeAndLeavesTheSourceOfOthersAsItWas
   }
 }
 
+// Where a knob's build has fewer (-1) or more (+1) of an instruction than the build without it.
+struct SassCountChange {
+  std::string op;
+  int direction;
+};
+
+// compile_knob_twins, then each instruction's count compared between the two disassemblies.
+void expect_knob_sass_counts(const KernelConfig& plain_config, const KernelConfig& knobbed_config,
+                             const std::string& member, const std::vector<SassCountChange>& changes) {
+  jit::CompileResult plain, knobbed;
+  ASSERT_NO_FATAL_FAILURE(compile_knob_twins(plain_config, knobbed_config, member, plain, knobbed));
+  if (!testing::can_disassemble()) return;
+  const auto a = testing::sass_of(plain.cubin, plain_config.name());
+  const auto b = testing::sass_of(knobbed.cubin, knobbed_config.name());
+  for (const auto& [op, direction] : changes) {
+    const int before = testing::count_of(a, op), after = testing::count_of(b, op);
+    if (direction < 0) EXPECT_LT(after, before) << op << " in " << knobbed_config.name();
+    else EXPECT_GT(after, before) << op << " in " << knobbed_config.name();
+  }
+}
+
 // Lean cluster sync, a cubin of its own: the set-up's cluster barrier arrives relaxed and the end
 // has none, so the build loses the release barriers' GPU-scope memory fences (MEMBAR.ALL.GPU) and
 // cluster arrivals (UCGABAR_ARV), and gains the producer's last waits on its ring.
@@ -164,15 +187,8 @@ TEST(KernelCompile, LeanClusterSyncBuildsItsOwnCodeWithoutReleaseBarriers) {
   const auto c = KernelConfig::from_name("sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc");
   KernelConfig lean = c;
   lean.lean_cluster_sync = true;
-  jit::CompileResult full, relaxed;
-  ASSERT_NO_FATAL_FAILURE(compile_knob_twins(c, lean, "kLeanClusterSync", full, relaxed));
-  if (testing::can_disassemble()) {
-    using testing::count_of;
-    const auto a = testing::sass_of(full.cubin, c.name()), b = testing::sass_of(relaxed.cubin, lean.name());
-    EXPECT_LT(count_of(b, "MEMBAR.ALL.GPU"), count_of(a, "MEMBAR.ALL.GPU"));
-    EXPECT_LT(count_of(b, "UCGABAR_ARV"), count_of(a, "UCGABAR_ARV"));
-    EXPECT_GT(count_of(b, "SYNCS.PHASECHK"), count_of(a, "SYNCS.PHASECHK"));
-  }
+  expect_knob_sass_counts(c, lean, "kLeanClusterSync",
+                          {{"MEMBAR.ALL.GPU", -1}, {"UCGABAR_ARV", -1}, {"SYNCS.PHASECHK", +1}});
 }
 
 // The fast walk, a cubin of its own: the walk's divisions (each a MUFU.RCP and its correction in
@@ -182,14 +198,7 @@ TEST(KernelCompile, FastWalkBuildsItsOwnCodeWithFewerDivisions) {
   const auto c = KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore");
   KernelConfig fast = c;
   fast.fast_walk = true;
-  jit::CompileResult divided, multiplied;
-  ASSERT_NO_FATAL_FAILURE(compile_knob_twins(c, fast, "kFastWalk", divided, multiplied));
-  if (testing::can_disassemble()) {
-    using testing::count_of;
-    const auto a = testing::sass_of(divided.cubin, c.name()), b = testing::sass_of(multiplied.cubin, fast.name());
-    EXPECT_LT(count_of(b, "MUFU.RCP "), count_of(a, "MUFU.RCP "));
-    EXPECT_GT(count_of(b, "MUFU.RCP64H"), count_of(a, "MUFU.RCP64H"));
-  }
+  expect_knob_sass_counts(c, fast, "kFastWalk", {{"MUFU.RCP ", -1}, {"MUFU.RCP64H", +1}});
 }
 
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {
