@@ -9,10 +9,12 @@
 # (carried in build/tunedb.tar.xz). Options as session 29's tune (tune-both.json, rl, budget 6,
 # 24 under 32 us, 16 under 128 us, heavy finalists 6) with --space-twins instead of --parts-apart
 # --cluster-push. The tune stops starting shapes at its time limit and its database comes back
-# (call1/tune/db) so a later call goes on.
-source scripts/device_call.sh call1
+# (callN/tune/db) so a later call goes on: CALL=call2 SKIP_TESTS=1 with that database carried as
+# build/tunedb.tar.xz the same way (its CSV files uncompressed in build/dbraw).
+CALL=${CALL:-call1}
+source scripts/device_call.sh $CALL
 C=bench/results/2026-12-07-session40/commands
-pack() { tar cJf $OUT/call1.tar.xz -C $OUT call1; }
+pack() { tar cJf $OUT/$CALL.tar.xz -C $OUT $CALL; }
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json
 run_tests() {  # $1 name, $2 time limit (s), $3 gtest filter
   timeout -k 5 $2 $B/gemmforge_gpu_tests --gtest_filter="$3" > $R/gpu_tests-$1.log 2>&1
@@ -31,7 +33,6 @@ if grep -q '"gpu": "NVIDIA H200' $R/env.json && [ -f build/tunedb.tar.xz ]; then
     TUNE_SHAPES="--shapes $C/space-twin-shapes.txt" PRIOR=tables/h200.json \
     TUNE_ARGS="--budget-under 32:24 --budget-under 128:16 --heavy-finalists 6 --space-twins" \
     TIME_LIMIT_S=$((TUNE_S - 20)) LIMIT_S=$TUNE_S scripts/gpu_round.sh tune 2>&1 | tail -16
-  [ -f $R/tune/tune.sqlite ] && $B/gemmforge db export --db $R/tune/tune.sqlite --dir $R/tune/db > /dev/null
   rm -f $R/tune/tune.sqlite*
 else
   echo "not an H200, or no carried database: no tune"
