@@ -454,8 +454,9 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
 }
 
 KernelConfig with_space_knobs(KernelConfig c) {
-  c.fast_walk = true;                  // +1-2% on cooperative tiles (bench/NOTES.md, session 31)
-  c.lean_cluster_sync = c.multicast;   // 2% faster on 1x2 kernels, the gate passes (session 39)
+  c.lean_cluster_sync = c.multicast;  // 2% faster on 1x2 kernels, the gate passes (bench/NOTES.md, session 39)
+  // Not the fast walk yet (+1-2% on cooperative tiles, session 31): its builds have not run the
+  // GPU tests (the Sm90Kernel tests run a fast-walk twin of every config for that).
   return c;
 }
 

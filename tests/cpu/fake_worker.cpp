@@ -17,7 +17,7 @@
 //   --wide-cluster-speedup X  builds in clusters of 4 or more CTAs X times faster
 //   --cluster-push-speedup X  builds that push their in-cluster sums X times faster
 //   --ksplit-speedup X        builds with two k-split consumers X times faster
-//   --fast-walk-speedup X     builds with the fast walk X times faster
+//   --lean-sync-speedup X     builds with lean cluster sync X times faster
 //   --steady-slower NAME      config NAME 1.5x slower in the final comparison than in its estimate
 //                             (as a kernel that loses more than others at the power cap)
 //   --log FILE      one line per request: "op M N K layout name"
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     else if (a == "--wide-cluster-speedup") plan.speedups.cluster = std::stod(value());
     else if (a == "--cluster-push-speedup") plan.speedups.cluster_push = std::stod(value());
     else if (a == "--ksplit-speedup") plan.speedups.ksplit = std::stod(value());
-    else if (a == "--fast-walk-speedup") plan.speedups.fast_walk = std::stod(value());
+    else if (a == "--lean-sync-speedup") plan.speedups.lean_sync = std::stod(value());
     else if (a == "--steady-slower") plan.steady_slower.insert(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);

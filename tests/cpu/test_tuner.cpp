@@ -1045,30 +1045,27 @@ TEST(Tuner, KSplitTwinsReopenADecidedProblemAndMeasureItsOneConsumerFinalistsOnT
 }
 
 // --space-twins: each finalist tuned before the space's optional knobs (configs without them, as
-// in the shipped tables and older databases), built as the space builds it now: the fast walk,
-// lean cluster sync where multicast.
+// in the shipped tables and older databases), built as the space builds it now: lean cluster sync
+// where multicast.
 TEST(Tuner, SpaceTwinsReopenADecidedProblemAndMeasureItsOldFinalistsAsTheSpaceBuildsThem) {
   Fixture f;
   const Shape s{64, 4096, 4096};
   auto o = twin_options(f, s);
   std::vector<KernelConfig> old;
-  for (auto c : f.slow) {
-    c.fast_walk = false;  // as configured before the knob
-    old.push_back(c);
+  for (auto c : f.slow) {  // multicast pairs as configured before lean sync, as the tables' cluster entries
+    c.cluster_n = 2;
+    c.multicast = true;
+    c.lean_cluster_sync = false;
+    if (is_valid(c)) old.push_back(c);
   }
-  KernelConfig pair = old.back();  // a multicast pair, as the skinny tables' cluster entries
-  pair.cluster_n = 2;
-  pair.multicast = true;
-  ASSERT_TRUE(is_valid(pair));
-  old.push_back(pair);
+  ASSERT_GE(old.size(), 2u);
   o.configs = old;
   const auto twins = expect_twins_reopen_and_win(
-      f, o, s, {"--fast-walk-speedup", "1.2"}, [](TuneOptions& t) { t.space_twins = true; }, "_fw");
+      f, o, s, {"--lean-sync-speedup", "1.2"}, [](TuneOptions& t) { t.space_twins = true; }, "_lean");
   EXPECT_LE(twins.size(), 2u);  // at most one twin per finalist
   for (const auto& m : twins) {
     const KernelConfig twin = parse_hopper_candidate_name(m.substr(m.find("sm90_"))).first;
-    EXPECT_TRUE(twin.fast_walk) << m;
-    EXPECT_EQ(twin.lean_cluster_sync, twin.multicast) << m;
+    EXPECT_TRUE(twin.lean_cluster_sync) << m;
     EXPECT_EQ(with_space_knobs(twin), twin) << m;
   }
 }

@@ -1,7 +1,9 @@
 # Session 40, call 1 (either card: each tunes its own table's problems).
-# (1) The Sm90Kernel GPU tests with the fast walk in the space: every config of theirs also runs as
-# the default space builds it now (with_space_knobs: the fast walk, and lean cluster sync where
-# multicast).
+# (1) The Sm90Kernel GPU tests: every config of theirs also runs as the default space builds it
+# (with_space_knobs: lean cluster sync where multicast) with the fast walk, the gate the fast walk
+# must pass before with_space_knobs sets it too. (Not run in session 40: no machine started. Its
+# tune below is meant for after that: with the fast walk in the space, every Hopper finalist has
+# a twin; before it, only the multicast ones.)
 # (2) `gemmforge tune --space-twins` on commands/space-twin-shapes-<card>.txt
 # (pick_space_twin_shapes.py on tables/<card>.json): each decided problem's Hopper finalists are
 # measured again built with the space's knobs, and the final is run again. The databases are the
