@@ -1,11 +1,13 @@
 #include "core/kernel_config.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <random>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "core/covering_sample.hpp"
 #include "sm90/work_division.cuh"  // stream-K arithmetic, shared with the kernel
@@ -19,6 +21,9 @@ namespace {
 const char* mode_name(ConsumerMode m) {
   return m == ConsumerMode::cooperative ? "coop" : (m == ConsumerMode::pingpong ? "pingpong" : "ksplit");
 }
+
+// The config flags a name may end with, in the order name() writes them (from_name sets each).
+constexpr std::array<std::string_view, 7> kConfigFlagSuffixes = {"mc", "tmastore", "swap", "fw", "pa", "push", "lean"};
 
 ConsumerMode parse_mode_name(const std::string& s) {
   if (s == "coop" || s == "cooperative") return ConsumerMode::cooperative;
@@ -264,16 +269,14 @@ LaunchKnobs LaunchKnobs::from_suffix(const std::string& suffix) {
 }
 
 std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::string& name) {
-  // The config's name is its first eight '_'-separated parts and its own flags (mc, tmastore,
-  // swap, fw, pa, push, lean); whatever follows is the launch-knob suffix.
+  // The config's name is its first eight '_'-separated parts and its own flags
+  // (kConfigFlagSuffixes); whatever follows is the launch-knob suffix.
   size_t at = 0;
   for (int part = 0; part < 8 && at != std::string::npos; ++part) at = name.find('_', at + (part > 0 ? 1 : 0));
   while (at != std::string::npos) {
     const size_t next = name.find('_', at + 1);
     const std::string part = name.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    if (part != "mc" && part != "tmastore" && part != "swap" && part != "pa" && part != "push" && part != "lean" &&
-        part != "fw")
-      break;
+    if (std::find(kConfigFlagSuffixes.begin(), kConfigFlagSuffixes.end(), part) == kConfigFlagSuffixes.end()) break;
     at = next;
   }
   const std::string config = at == std::string::npos ? name : name.substr(0, at);

@@ -316,6 +316,21 @@ TEST(ConfigSpace, CoveringSampleIsReproducibleAndCoversEveryValue) {
   EXPECT_EQ(n.layouts, 2u);
 }
 
+// A config with one optional knob set (`key` in its JSON) is valid, is named `name`, and reads back
+// the same from that name, from its JSON, and from a candidate name with `launch`'s suffix.
+void expect_optional_knob_reads_back(const KernelConfig& c, const std::string& name, const std::string& key,
+                                     const LaunchKnobs& launch) {
+  EXPECT_TRUE(is_valid(c)) << name;
+  EXPECT_EQ(c.name(), name);
+  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
+  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  EXPECT_TRUE(c.to_json().at(key).get<bool>()) << name;
+  const auto [config, knobs] = parse_hopper_candidate_name(c.name() + launch.suffix());
+  EXPECT_EQ(config, c);
+  EXPECT_EQ(knobs.splits, launch.splits);
+  EXPECT_EQ(knobs.cluster_reduction, launch.cluster_reduction);
+}
+
 // Parts apart: a flag of the config's name and JSON (absent from the JSON when off, as configs
 // before it were written), and only for split launches summed through global memory.
 TEST(KernelConfig, PartsApartIsForSplitLaunchesSummedThroughGlobalMemory) {
@@ -323,16 +338,10 @@ TEST(KernelConfig, PartsApartIsForSplitLaunchesSummedThroughGlobalMemory) {
   c.block_n = 64;
   EXPECT_FALSE(c.to_json().contains("parts_apart"));
   c.parts_apart = true;
-  EXPECT_TRUE(is_valid(c));
-  EXPECT_EQ(c.name(), "sm90_tn_f32_128x64x64_s4_c2_coop_1x1_pa");
-  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
-  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
   LaunchKnobs split;
   split.splits = 8;
+  expect_optional_knob_reads_back(c, "sm90_tn_f32_128x64x64_s4_c2_coop_1x1_pa", "parts_apart", split);
   EXPECT_EQ(launch_problem(c, split), "");
-  const auto [config, knobs] = parse_hopper_candidate_name(c.name() + split.suffix());
-  EXPECT_EQ(config, c);
-  EXPECT_EQ(knobs.splits, 8);
   EXPECT_NE(launch_problem(c, LaunchKnobs{}), "");             // unsplit: the same launch as without
   EXPECT_NE(launch_problem(c, cluster_reduced(split)), "");   // a cluster's parts must be neighbours
   KernelConfig together = c;
@@ -352,19 +361,13 @@ TEST(KernelConfig, ClusterPushIsForOneConsumerLaunchedWithItsPartsInACluster) {
   EXPECT_FALSE(c.to_json().contains("cluster_push"));
   const int plain_bytes = c.shared_bytes();
   c.cluster_push = true;
-  EXPECT_TRUE(is_valid(c));
-  EXPECT_EQ(c.name(), "sm90_tn_f32_64x32x64_s4_c1_coop_1x1_push");
-  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
-  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
+  LaunchKnobs split;
+  split.splits = 8;
+  expect_optional_knob_reads_back(c, "sm90_tn_f32_64x32x64_s4_c1_coop_1x1_push", "cluster_push", cluster_reduced(split));
   // 64x32 f32: 16 accumulators a thread, 8 pairs; 8 x 128 slots of 8 bytes, 16 more, and 16.
   EXPECT_EQ(cluster_push_bytes(c), 16 + (8 * 128 + 16) * 8);
   EXPECT_EQ(c.shared_bytes(), plain_bytes + cluster_push_bytes(c));
-  LaunchKnobs split;
-  split.splits = 8;
   EXPECT_EQ(launch_problem(c, cluster_reduced(split)), "");
-  const auto [config, knobs] = parse_hopper_candidate_name(c.name() + cluster_reduced(split).suffix());
-  EXPECT_EQ(config, c);
-  EXPECT_TRUE(knobs.cluster_reduction);
   EXPECT_NE(launch_problem(c, split), "");          // summed through global memory: the pulled build's launch
   EXPECT_NE(launch_problem(c, LaunchKnobs{}), "");  // unsplit: likewise
   KernelConfig two = c;
@@ -384,16 +387,9 @@ TEST(KernelConfig, LeanClusterSyncIsForMulticastClustersAndTheSpaceBuildsThemSo)
   auto c = KernelConfig::from_name("sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc");
   EXPECT_FALSE(c.to_json().contains("lean_cluster_sync"));
   c.lean_cluster_sync = true;
-  EXPECT_TRUE(is_valid(c));
-  EXPECT_EQ(c.name(), "sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc_lean");
-  EXPECT_EQ(KernelConfig::from_name(c.name()), c);
-  EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
-  EXPECT_TRUE(c.to_json().at("lean_cluster_sync").get<bool>());
   LaunchKnobs split;
   split.splits = 2;
-  const auto [config, knobs] = parse_hopper_candidate_name(c.name() + split.suffix());
-  EXPECT_EQ(config, c);
-  EXPECT_EQ(knobs.splits, 2);
+  expect_optional_knob_reads_back(c, "sm90_tn_f32_64x32x64_s8_c1_coop_1x2_mc_lean", "lean_cluster_sync", split);
   KernelConfig alone = c;
   alone.cluster_n = 1;
   alone.multicast = false;
@@ -419,16 +415,9 @@ TEST(KernelConfig, FastWalkIsAFlagOfAnyConfig) {
            {"sm90_tn_f32_64x64x64_s4_c1_coop_1x1_pa", "sm90_tn_f32_64x64x64_s4_c1_coop_1x1_fw_pa"}}) {
     auto c = KernelConfig::from_name(name);
     c.fast_walk = true;
-    EXPECT_TRUE(is_valid(c)) << name;
-    EXPECT_EQ(c.name(), fast);
-    EXPECT_EQ(KernelConfig::from_name(c.name()), c);
-    EXPECT_EQ(KernelConfig::from_json(c.to_json()), c);
-    EXPECT_TRUE(c.to_json().at("fast_walk").get<bool>());
     LaunchKnobs split;
     split.splits = 3;
-    const auto [config, knobs] = parse_hopper_candidate_name(c.name() + split.suffix());
-    EXPECT_EQ(config, c);
-    EXPECT_EQ(knobs.splits, 3);
+    expect_optional_knob_reads_back(c, fast, "fast_walk", split);
   }
   EXPECT_THROW(KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_fw_tmastore"), Error);  // out of order
 }
