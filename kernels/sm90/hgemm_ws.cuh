@@ -63,14 +63,21 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   // With PDL this CTA may have started while the previous kernel of the stream still runs: its
   // set-up above overlapped that kernel's tail, and no global memory is touched before this wait.
   // The next kernel may be scheduled at once: it waits for this one's completion in turn.
-  grid_dependency_wait();
-  grid_dependents_launch();
-  if (threadIdx.x == 0) trace::cta(trace::kGridWaitClock, trace::clock());
-
+  const auto wait_for_previous_kernel = [] {
+    grid_dependency_wait();
+    grid_dependents_launch();
+    if (threadIdx.x == 0) trace::cta(trace::kGridWaitClock, trace::clock());
+  };
+  // The fast walk's divisors take ~300 instructions to make (three double divisions), which after
+  // the wait delayed the first loads of every launch by ~0.25 µs (bench/NOTES.md, session 41): its
+  // builds make the scheduler, which reads only the launch's parameters, before the wait. Other
+  // builds keep the order the shipped tables measured.
+  if constexpr (!fast_walk_of<T>()) wait_for_previous_kernel();
   const int k_blocks = (K + T::kBlockK - 1) / T::kBlockK;  // the K tail is zero-filled by TMA
   const SchedulerOf<T> sched(
       M, N, T::kBlockM, T::kBlockN, group_m, k_blocks, splits, (flags & kFlagStreamK) != 0,
       (flags & kFlagClusterReduction) != 0);
+  if constexpr (fast_walk_of<T>()) wait_for_previous_kernel();
   const u32 rank = T::kClusterSize > 1 ? cluster_cta_rank() : 0u;
   const int warpgroup = threadIdx.x / 128;
 
