@@ -201,6 +201,22 @@ TEST(KernelCompile, FastWalkBuildsItsOwnCodeWithFewerDivisions) {
   expect_knob_sass_counts(c, fast, "kFastWalk", {{"MUFU.RCP ", -1}, {"MUFU.RCP64H", +1}});
 }
 
+// The fast walk's divisors are made before the grid-dependency wait (ACQBULK in SASS), where PDL
+// overlaps them with the previous kernel's tail: after it they delayed every launch's first loads
+// by ~0.25 µs (bench/NOTES.md, session 41).
+TEST(KernelCompile, FastWalkMakesItsDivisorsBeforeTheGridDependencyWait) {
+  if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
+  KernelConfig fast = KernelConfig::from_name("sm90_tn_f32_64x128x64_s6_c1_coop_1x1_tmastore");
+  fast.fast_walk = true;
+  const auto r = jit::compile(request(fast));
+  ASSERT_TRUE(r.ok) << r.log;
+  const std::string sass = testing::sass_of(r.cubin, fast.name());
+  const size_t divisor = sass.find("MUFU.RCP64H"), wait = sass.find("ACQBULK");
+  ASSERT_NE(divisor, std::string::npos) << "no double reciprocal (the divisors) in " << fast.name();
+  ASSERT_NE(wait, std::string::npos) << "no grid-dependency wait in " << fast.name();
+  EXPECT_LT(divisor, wait) << fast.name();
+}
+
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {
   if (!testing::can_disassemble()) GTEST_SKIP() << "cuobjdump not on PATH: cannot disassemble here";
   KernelConfig f32;
