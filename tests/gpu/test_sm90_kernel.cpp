@@ -456,44 +456,49 @@ TEST(Sm90Kernel, SplitKAndStreamKAreDeterministic) {
 
 // Programmatic dependent launch: a GEMM whose A is the previous GEMM's C must still wait for it.
 // The first is made slow (long K) and its output poisoned before each run, so a missing wait
-// shows as NaN or stale values in the second's result.
+// shows as NaN or stale values in the second's result. Also with the fast walk, whose builds make
+// their scheduler before the wait.
 TEST(Sm90Kernel, DependentLaunchWaitsForThePreviousKernel) {
   GF_REQUIRE_GPU(ctx);
   if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
   jit::KernelCache cache;
-  const KernelConfig cfg = make({128, 128, 4, 2});
-  const auto compiled = jit::compile_cached(compile_request(cfg), cache);
-  ASSERT_TRUE(compiled.ok) << compiled.log;
-  auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
-  const Shape first_shape{256, 512, 16384}, second_shape{256, 384, 512};  // second's K = first's N
-  ShapeBuffers first(first_shape, false, ctx->info().l2_bytes, ctx->stream());
-  ShapeBuffers second(second_shape, false, ctx->info().l2_bytes, ctx->stream());
-  first.fill_for_timing(3, ctx->stream());
-  second.fill_for_timing(4, ctx->stream());
-  const Operands o1 = first.guarded();
-  const Operands o2{o1.C, second.guarded().B, second.guarded().C};
-  const size_t n = size_t(second_shape.M * second_shape.N);
-  auto chain = [&](bool pdl) {
-    LaunchKnobs knobs;
-    knobs.pdl = pdl;
-    Sm90Kernel k1(*ctx, cfg, knobs, loaded), k2(*ctx, cfg, knobs, loaded);
-    k1.prepare(Problem{first_shape, Layout::tn, Accum::f32}, {o1});
-    k2.prepare(Problem{second_shape, Layout::tn, Accum::f32}, {o2});
-    std::vector<unsigned short> out(n);
-    for (int i = 0; i < 5; ++i) {
-      GF_CUDA(cudaMemsetAsync(o1.C, 0xFF, size_t(first_shape.M * first_shape.N) * 2, ctx->stream()));
-      k1.run(o1);
-      k2.run(o2);
-    }
-    GF_CUDA(cudaMemcpyAsync(out.data(), o2.C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
-    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
-    return out;
-  };
-  const auto plain = chain(false), programmatic = chain(true);
-  size_t nan = 0;
-  for (unsigned short h : plain) nan += (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0;
-  ASSERT_EQ(nan, 0u) << "the plain chain itself read poisoned input";
-  EXPECT_EQ(plain, programmatic);
+  KernelConfig fast_walk = make({128, 128, 4, 2});
+  fast_walk.fast_walk = true;
+  for (const KernelConfig& cfg : {make({128, 128, 4, 2}), fast_walk}) {
+    SCOPED_TRACE(cfg.name());
+    const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+    ASSERT_TRUE(compiled.ok) << compiled.log;
+    auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+    const Shape first_shape{256, 512, 16384}, second_shape{256, 384, 512};  // second's K = first's N
+    ShapeBuffers first(first_shape, false, ctx->info().l2_bytes, ctx->stream());
+    ShapeBuffers second(second_shape, false, ctx->info().l2_bytes, ctx->stream());
+    first.fill_for_timing(3, ctx->stream());
+    second.fill_for_timing(4, ctx->stream());
+    const Operands o1 = first.guarded();
+    const Operands o2{o1.C, second.guarded().B, second.guarded().C};
+    const size_t n = size_t(second_shape.M * second_shape.N);
+    auto chain = [&](bool pdl) {
+      LaunchKnobs knobs;
+      knobs.pdl = pdl;
+      Sm90Kernel k1(*ctx, cfg, knobs, loaded), k2(*ctx, cfg, knobs, loaded);
+      k1.prepare(Problem{first_shape, Layout::tn, Accum::f32}, {o1});
+      k2.prepare(Problem{second_shape, Layout::tn, Accum::f32}, {o2});
+      std::vector<unsigned short> out(n);
+      for (int i = 0; i < 5; ++i) {
+        GF_CUDA(cudaMemsetAsync(o1.C, 0xFF, size_t(first_shape.M * first_shape.N) * 2, ctx->stream()));
+        k1.run(o1);
+        k2.run(o2);
+      }
+      GF_CUDA(cudaMemcpyAsync(out.data(), o2.C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
+      GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+      return out;
+    };
+    const auto plain = chain(false), programmatic = chain(true);
+    size_t nan = 0;
+    for (unsigned short h : plain) nan += (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0;
+    ASSERT_EQ(nan, 0u) << "the plain chain itself read poisoned input";
+    EXPECT_EQ(plain, programmatic);
+  }
 }
 
 TEST(Sm90Kernel, RefusesWhatTmaCannotTake) {

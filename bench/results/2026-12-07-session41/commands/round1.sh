@@ -20,7 +20,7 @@ run_tests() {  # $1 name, $2 time limit (s), $3 gtest filter
 }
 TUNE_BIN=${TUNE_BIN:-}
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  run_tests kernels ${TESTS_S:-330} 'Sm90Kernel*'
+  run_tests kernels ${TESTS_S:-330} "${TESTS_FILTER:-Sm90Kernel*}"
   if grep -q '^\[  PASSED  \]' $R/gpu_tests-kernels.log && ! grep -q '^\[  FAILED  \]' $R/gpu_tests-kernels.log; then
     TUNE_BIN=${TUNE_BIN:-build/bin-fw}; echo "gate passed: tune with the fast walk in the space"
   else

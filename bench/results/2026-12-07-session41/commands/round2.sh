@@ -11,3 +11,7 @@
 #     call's time is up: the twins' final against their plain builds, problem by problem, beside
 #     call 1's (on the H100 the same problems in the same order).
 exec bash bench/results/2026-12-07-session41/commands/round1.sh
+# As run (after five failed starts left 355 s of device time): CALL=call2 CALL_S=220 TESTS_S=110
+# TESTS_FILTER='Sm90Kernel.DependentLaunch*:Sm90Kernel.PassesTheGateOnGridAndOddShapes' (the PDL
+# test now runs a fast-walk build too, and the sample's fast-walk twins), then the tune for the
+# rest of the call: its first (cheapest) problems, the short launches where call 1 found the cost.
