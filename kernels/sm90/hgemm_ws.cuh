@@ -68,10 +68,10 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     grid_dependents_launch();
     if (threadIdx.x == 0) trace::cta(trace::kGridWaitClock, trace::clock());
   };
-  // The fast walk's divisors take ~300 instructions to make (three double divisions), which after
-  // the wait delayed the first loads of every launch by ~0.25 µs (bench/NOTES.md, session 41): its
-  // builds make the scheduler, which reads only the launch's parameters, before the wait. Other
-  // builds keep the order the shipped tables measured.
+  // The fast walk's divisors (~180 instructions; ~300 when they were double divisions, which after
+  // the wait delayed the first loads of every launch by ~0.25 µs: bench/NOTES.md, session 41):
+  // its builds make the scheduler, which reads only the launch's parameters, before the wait.
+  // Other builds keep the order the shipped tables measured.
   if constexpr (!fast_walk_of<T>()) wait_for_previous_kernel();
   const int k_blocks = (K + T::kBlockK - 1) / T::kBlockK;  // the K tail is zero-filled by TMA
   const SchedulerOf<T> sched(

@@ -7,6 +7,10 @@
 // the one that arrives last, through the same workspace and counters as split-K (split_k.cuh).
 #pragma once
 
+#if !defined(__CUDACC_RTC__)
+#include <cmath>  // the host's llrint (NVRTC compiles only the device's side)
+#endif
+
 #if defined(__CUDACC__)
 #define GEMMFORGE_HOST_DEVICE __host__ __device__
 #else
@@ -40,13 +44,25 @@ struct FastDivisor {
     const unsigned log2_ceil = 32u - unsigned(__builtin_clz(d - 1));
 #endif
     const unsigned p = 31 + log2_ceil;
-    // multiplier = ceil(2^p / d) < 2^32. A 64-bit integer division is a long subroutine on the GPU
-    // and every thread runs this once per launch: a double quotient is within one of it (53 bits
-    // for a 32-bit result), and one integer check makes it exact.
+    // multiplier = ceil(2^p / d) < 2^32, from a float reciprocal refined once, without branches:
+    // 2^p · (1/d) is within ~2^10 of the quotient; the remainder 2^p − m·d (exact in 64 bits) times
+    // the same reciprocal brings m within one half of it, and one integer check makes it exact.
+    // A double division took ~100 instructions with a slow path, in every thread of every launch
+    // (bench/NOTES.md, session 41). The device rounds as the host does (IEEE reciprocal, products
+    // and conversions), so the host test covers the device's arithmetic.
     const unsigned long long two_p = 1ull << p;
-    unsigned long long m = (unsigned long long)(double(two_p) / double(d)) + 1;
-    if ((m - 1) * d >= two_p) --m;
-    else if (m * d < two_p) ++m;
+#if defined(__CUDA_ARCH__)
+    const float inverse = __frcp_rn(__uint2float_rn(d));
+    long long m = __float2ll_rz(__fmul_rn(float(two_p), inverse));
+    const long long rest = (long long)(two_p - (unsigned long long)m * d);
+    m += __float2ll_rn(__fmul_rn(__ll2float_rn(rest), inverse));
+#else
+    const float inverse = 1.0f / float(d);
+    long long m = (long long)(float(two_p) * inverse);
+    const long long rest = (long long)(two_p - (unsigned long long)m * d);
+    m += std::llrint(float(rest) * inverse);
+#endif
+    if ((unsigned long long)m * d < two_p) ++m;
     multiplier = unsigned(m);
     shift = p - 32;
   }

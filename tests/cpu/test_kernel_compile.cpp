@@ -191,14 +191,14 @@ TEST(KernelCompile, LeanClusterSyncBuildsItsOwnCodeWithoutReleaseBarriers) {
                           {{"MEMBAR.ALL.GPU", -1}, {"UCGABAR_ARV", -1}, {"SYNCS.PHASECHK", +1}});
 }
 
-// The fast walk, a cubin of its own: the walk's divisions (each a MUFU.RCP and its correction in
-// SASS) become multiply-highs, so the build has fewer reciprocals; its divisors are made once per
-// launch with a double quotient (MUFU.RCP64H), which the plain build has none of.
+// The fast walk, a cubin of its own: the walk's integer divisions (each starts with an I2F.RP in
+// SASS) become multiply-highs, so the build has fewer; its divisors are made once per launch from
+// float reciprocals refined through 64-bit conversions (F2I.S64), which the plain build has none of.
 TEST(KernelCompile, FastWalkBuildsItsOwnCodeWithFewerDivisions) {
   const auto c = KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore");
   KernelConfig fast = c;
   fast.fast_walk = true;
-  expect_knob_sass_counts(c, fast, "kFastWalk", {{"MUFU.RCP ", -1}, {"MUFU.RCP64H", +1}});
+  expect_knob_sass_counts(c, fast, "kFastWalk", {{"I2F.RP", -1}, {"F2I.S64", +1}});
 }
 
 // The fast walk's divisors are made before the grid-dependency wait (ACQBULK in SASS), where PDL
@@ -211,10 +211,11 @@ TEST(KernelCompile, FastWalkMakesItsDivisorsBeforeTheGridDependencyWait) {
   const auto r = jit::compile(request(fast));
   ASSERT_TRUE(r.ok) << r.log;
   const std::string sass = testing::sass_of(r.cubin, fast.name());
-  const size_t divisor = sass.find("MUFU.RCP64H"), wait = sass.find("ACQBULK");
-  ASSERT_NE(divisor, std::string::npos) << "no double reciprocal (the divisors) in " << fast.name();
+  // The divisors' refinements (F2I.S64, which nothing else in the build has): all before the wait.
+  const size_t last_divisor = sass.rfind("F2I.S64"), wait = sass.find("ACQBULK");
+  ASSERT_NE(last_divisor, std::string::npos) << "no divisor refinement in " << fast.name();
   ASSERT_NE(wait, std::string::npos) << "no grid-dependency wait in " << fast.name();
-  EXPECT_LT(divisor, wait) << fast.name();
+  EXPECT_LT(last_divisor, wait) << fast.name();
 }
 
 TEST(KernelCompile, SassHasHopperMatrixInstructions) {

@@ -30,6 +30,25 @@ TEST(FastDivisor, MatchesIntegerDivision) {
   }
 }
 
+// The multiplier is exactly ceil(2^p / d), p = 31 + ceil(log2 d), over the whole divisor range:
+// the float reciprocal's refinement never leaves it off by one (the quotients above check only the
+// dividends tried).
+TEST(FastDivisor, MultiplierIsTheExactRoundedUpQuotient) {
+  std::vector<unsigned> divisors;
+  for (unsigned d = 2; d <= 70000; ++d) divisors.push_back(d);
+  for (unsigned long long d = 70001; d < (1ull << 31); d += 7919) divisors.push_back(unsigned(d));
+  for (int p = 17; p < 31; ++p)
+    for (unsigned d : {(1u << p) - 1, 1u << p, (1u << p) + 1}) divisors.push_back(d);
+  divisors.push_back(0x7FFFFFFFu);
+  for (unsigned d : divisors) {
+    const sm90::FastDivisor f{int(d)};
+    const unsigned p = 31 + (32 - unsigned(__builtin_clz(d - 1)));
+    const unsigned long long exact = ((1ull << p) + d - 1) / d;
+    ASSERT_EQ(f.multiplier, exact) << "d = " << d;
+    ASSERT_EQ(f.shift, p - 32) << "d = " << d;
+  }
+}
+
 TEST(StreamK, IterationsArePartitionedAndEveryTileFitsItsSlots) {
   for (long long tiles : {1LL, 2LL, 7LL, 131LL, 132LL, 133LL, 400LL, 408LL, 1000LL})
     for (int k_blocks : {1, 2, 3, 16, 64, 257})
