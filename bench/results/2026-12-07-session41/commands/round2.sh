@@ -11,8 +11,8 @@
 #     call's time is up: the twins' final against their plain builds, problem by problem, beside
 #     call 1's (on the H100 the same problems in the same order).
 exec bash bench/results/2026-12-07-session41/commands/round1.sh
-# Not run in session 41: after call 1, eleven tries failed to start or were refused and the device
-# time left (250 s) was too little to start a machine. Meant to run whole (the defaults: every
+# Not run in session 41: after call 1, eleven tries failed to start or were refused, and at the
+# twelfth the device time left (250 s) was too little to start a machine. Meant to run whole (the defaults: every
 # Sm90Kernel test, CALL_S=570) with the databases carried to kernel source 4322e1e2
 # (build/tunedb-<card>.tar.xz, made as in bench/NOTES.md [session41]). TESTS_FILTER picks fewer
 # tests where device time is short (the PDL test runs a fast-walk build too).
