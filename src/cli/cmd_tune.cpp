@@ -255,8 +255,8 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "together share a K range and read their common boxes at once: 5-20% faster on tall-K split launches);\n"
       "--cluster-twins 2x2,4x2 with each split finalist run in those clusters, both operands multicast;\n"
       "--ksplit-twins with each one-consumer finalist built with two k-split consumers (alternate k-blocks);\n"
-      "--space-twins with each finalist built as the default space builds configs now (lean cluster sync\n"
-      "on multicast clusters), so a table tuned before such knobs can take them.\n"
+      "--space-twins with each finalist built as the default space builds configs now (the fast walk, lean\n"
+      "cluster sync where multicast), so a table tuned before such knobs can take them.\n"
       "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
       "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
       "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"
@@ -359,8 +359,8 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "k-blocks of each tile, an even ring), beyond the budget, and the final compares them too; decided "
                 "problems are reopened for it");
   cmd->add_flag("--space-twins", args->space_twins,
-                "each problem's Hopper finalists not built as the default space builds configs now (lean cluster "
-                "sync on multicast clusters) are also measured so built, beyond the budget, and the final compares "
+                "each problem's Hopper finalists not built as the default space builds configs now (the fast walk, "
+                "lean cluster sync where multicast) are also measured so built, beyond the budget, and the final compares "
                 "them too; decided problems are reopened for it");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();

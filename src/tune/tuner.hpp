@@ -98,9 +98,9 @@ struct TuneOptions {
   // 64-row tile (bench/NOTES.md, session 36); cuBLAS runs such tiles on two.
   bool ksplit_twins = false;
   // --space-twins: likewise, each Hopper finalist not built as the default space builds configs now
-  // (with_space_knobs: lean cluster sync on multicast clusters) is also measured so built, with the
-  // same launch knobs. A database tuned before those knobs existed then decides
-  // between its old finalists and their current builds without searching again.
+  // (with_space_knobs: the fast walk, lean cluster sync where multicast) is also measured so built,
+  // with the same launch knobs. A database tuned before those knobs existed then decides between
+  // its old finalists and their current builds without searching again.
   bool space_twins = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start

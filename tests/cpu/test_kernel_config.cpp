@@ -403,9 +403,10 @@ TEST(KernelConfig, LeanClusterSyncIsForMulticastClustersAndTheSpaceBuildsThemSo)
   EXPECT_GT(multicast, 0);
 }
 
-// The fast walk: a flag of the name and JSON (absent when off) that any config may take; the
-// configs the shipped tables name, without it, still read, validate and name themselves as before.
-TEST(KernelConfig, FastWalkIsAFlagOfAnyConfig) {
+// The fast walk: a flag of the name and JSON (absent when off) that any config may take, and the
+// default space builds every config with it; the configs the shipped tables name, without it,
+// still read, validate and name themselves as before.
+TEST(KernelConfig, FastWalkIsAFlagOfAnyConfigAndTheSpaceBuildsEveryConfigSo) {
   const auto plain = KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_tmastore");
   EXPECT_FALSE(plain.to_json().contains("fast_walk"));
   for (const auto& [name, fast] : std::vector<std::pair<std::string, std::string>>{
@@ -420,6 +421,12 @@ TEST(KernelConfig, FastWalkIsAFlagOfAnyConfig) {
     expect_optional_knob_reads_back(c, fast, "fast_walk", split);
   }
   EXPECT_THROW(KernelConfig::from_name("sm90_tn_f32_128x256x64_s4_c2_coop_1x1_fw_tmastore"), Error);  // out of order
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (Accum a : {Accum::f32, Accum::f16}) {
+      const auto space = config_space(l, a);
+      ASSERT_FALSE(space.empty());
+      for (const auto& k : space) EXPECT_TRUE(k.fast_walk) << k.name();
+    }
 }
 
 TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
