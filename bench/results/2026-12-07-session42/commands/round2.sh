@@ -8,7 +8,7 @@ CALL=${CALL:-call4}
 source scripts/device_call.sh $CALL
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json
 if grep -q '"gpu": "NVIDIA H200' $R/env.json; then
-  q; rm -rf $R; exec env CALL=$CALL bash bench/results/2026-12-07-session42/commands/round1.sh
+  q; rm -rf $R; exec env CALL=$CALL CALL_S=$(( ${CALL_S:-200} - SECONDS )) bash bench/results/2026-12-07-session42/commands/round1.sh
 fi
 timeout -k 5 $(( ${CALL_S:-200} - SECONDS - 15 )) $B/gemmforge_gpu_tests --gtest_filter='-Sm90Kernel*' > $R/gpu_tests.log 2>&1
 echo "gpu tests exit $? ${SECONDS}s"
