@@ -459,7 +459,7 @@ std::vector<std::string> validity_problems(const KernelConfig& c) {
 KernelConfig with_space_knobs(KernelConfig c) {
   c.lean_cluster_sync = c.multicast;  // 2% faster on 1x2 kernels, the gate passes (bench/NOTES.md, session 39)
   // The fast walk: its builds pass the GPU tests (session 41), 1-2% faster on cooperative tiles
-  // (session 31), and 0.992x of the plain builds over 538 tuned finalists, short launches too (session 42).
+  // (session 31), 0.992x of the plain builds over 538 tuned finalists, short launches too (session 42).
   c.fast_walk = true;
   return c;
 }

@@ -60,8 +60,8 @@ struct KernelConfig {
   // The tile walk between units divides by multiply and shift instead of integer division (~0.3
   // µs a unit on a cooperative tile; +1.1% on cooperative 128x256, +1.8% at K = 1024, level
   // elsewhere: bench/NOTES.md, session 31). The default space builds every config so (its builds
-  // pass the GPU tests, session 41); configs without it are the code the shipped tables were
-  // measured with.
+  // pass the GPU tests, session 41); configs without it, which most shipped table entries name,
+  // build the code they were measured with.
   bool fast_walk = false;
 
   bool operator==(const KernelConfig&) const = default;
