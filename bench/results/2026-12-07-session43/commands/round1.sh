@@ -8,7 +8,7 @@
 #         Its table is tables/h200.json's successor.
 #   H100: the library with tables/h100.json (session 42's) on the whole grid in offline mode, both
 #         layouts, against cuBLASLt-autotune, until the call's time is up (the README's H100
-#         offline figure, 1.239×, is session 32's, with an earlier table).
+#         offline figure, 1.239×, is session 32's, with an earlier table). H200_ONLY=1: nothing.
 CALL=${CALL:-call1}
 source scripts/device_call.sh $CALL
 C40=bench/results/2026-12-07-session40/commands
@@ -25,7 +25,7 @@ if [ "$card" = h200 ]; then
     TUNE_ARGS="--budget-under 32:24 --budget-under 128:16 --heavy-finalists 6 --space-twins" \
     TIME_LIMIT_S=$((LEFT_S - 20)) LIMIT_S=$LEFT_S scripts/gpu_round.sh tune 2>&1 | tail -16
   rm -f $R/tune/tune.sqlite*
-elif [ "$card" = h100 ]; then
+elif [ "$card" = h100 ] && [ -z "${H200_ONLY:-}" ]; then
   echo "library (h100, tables/h100.json) on the grid, offline, for ${LEFT_S} s"
   env OUT=$R GEMMFORGE_BIN=$B TABLE=tables/h100.json NAME=lib-grid-offline LIB_SHAPES="--shapes grid" \
     IMPLS=gemmforge-lib,cublaslt-autotune MODES=offline LIMIT_S=$LEFT_S scripts/gpu_round.sh lib 2>&1 | tail -30
