@@ -6,8 +6,8 @@
 #   scripts/device_tree.sh slim      deletes the committed archives from the working tree only
 #                                    (git still has them) and says how much the tree now takes;
 #   scripts/device_tree.sh restore   checks them out again (run it before committing).
-# A new call's archive is kept outside the tree (e.g. /tmp) until the session's last call, then
-# copied under bench/results and committed.
+# While slim, git sees the archives as deleted: commit only named paths (never `git commit -a` or
+# `git add -A bench`), or restore first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 archives() { git ls-files -z -- 'bench/results/*.tar.gz' 'bench/results/*.tar.xz'; }
