@@ -2,8 +2,10 @@
 # cuBLASLt's pick, on 8192x8192x1024 tn (below the power cap in call 3: 1635 MHz, 439 W). Nsight
 # Compute per launch (clocks and caches as they are): duration, elapsed cycles, tensor-pipe
 # activity, instructions executed, shared-memory wavefronts, DRAM and L2 bytes. Ours: the
-# cooperative 128x256 2x1 build (ncu-128x256-2x1.json); cuBLASLt: every algorithm autotune times
-# (its pick is launched last). On an H200: round1.sh's H200 branch (the twin tune) instead.
+# cooperative 128x256 2x1 build (ncu-128x256-2x1.json; CONFIGS=another file of one config);
+# cuBLASLt: every algorithm autotune times, its pick launched last (IMPLS=gemmforge: ours only).
+# Call 10 ran it for each ncu-128x176pp-*.json with IMPLS=gemmforge. On an H200: round1.sh's H200
+# branch (the twin tune) instead.
 CALL=${CALL:-call9}
 C=bench/results/2026-12-07-session43/commands
 source scripts/device_call.sh $CALL
@@ -13,10 +15,10 @@ if grep -q '"gpu": "NVIDIA H200' $R/env.json; then
   rm -rf $R; CALL=$CALL bash $C/round1.sh; exit
 fi
 M=gpu__time_duration.sum,sm__cycles_elapsed.avg,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,smsp__cycles_active.avg
-for impl in gemmforge cublaslt-autotune; do
+for impl in ${IMPLS:-gemmforge cublaslt-autotune}; do
   timeout 150 ncu --clock-control none --cache-control none --metrics $M --csv --launch-count 60 \
     -k regex:'^(nvjet|sm90|cutlass|gemmforge_hgemm)' $B/gemmforge bench --shape 8192x8192x1024 --layout tn \
-    --impl $impl --configs $C/ncu-128x256-2x1.json --mode gpu --rounds 1 --out /tmp/n-$impl > $R/ncu-$impl.csv 2>&1
+    --impl $impl --configs $C/${CONFIGS:-ncu-128x256-2x1.json} --mode gpu --rounds 1 --out /tmp/n-$impl > $R/ncu-$impl.csv 2>&1
   echo "$impl exit $?"
   python3 - $R/ncu-$impl.csv <<'PY'
 import csv, sys, collections
