@@ -79,7 +79,10 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
       (flags & kFlagClusterReduction) != 0);
   if constexpr (fast_walk_of<T>()) wait_for_previous_kernel();
   const u32 rank = T::kClusterSize > 1 ? cluster_cta_rank() : 0u;
-  const int warpgroup = threadIdx.x / 128;
+  // 0 the producer, 1 and 2 the consumers; broadcast from lane 0 in uniform-warpgroup builds
+  // (optional_knobs.cuh). Written inline: a function of its own changed other builds' code.
+  const int warpgroup = uniform_warpgroup_of<T>() ? __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0)
+                                                  : int(threadIdx.x / 128);
 
   if (warpgroup == 0) {
     // With one consumer the register file has room for everyone (65536 / 256 = 256 each), and

@@ -48,4 +48,15 @@ __host__ __device__ constexpr bool fast_walk_of() {
   else return false;
 }
 
+// The warpgroup index broadcast from lane 0 (__shfl_sync), which ptxas then knows is the same in
+// every lane of a warp: what depends on it (the consumer's stage ring position, its rows of the
+// A tile) stays in uniform registers, and the wgmma descriptors are made by the uniform datapath.
+// Without it each wgmma waited for four R2UR moves of its descriptors out of vector registers
+// (Nsight Compute: 6.9 M R2UR for 1.5 M HGMMA on 8192x8192x1024; bench/NOTES.md, session 43).
+template <class Knobs>
+__host__ __device__ constexpr bool uniform_warpgroup_of() {
+  if constexpr (requires { Knobs::kUniformWarpgroup; }) return Knobs::kUniformWarpgroup;
+  else return false;
+}
+
 }  // namespace gemmforge::sm90

@@ -201,6 +201,15 @@ TEST(KernelCompile, FastWalkBuildsItsOwnCodeWithFewerDivisions) {
   expect_knob_sass_counts(c, fast, "kFastWalk", {{"I2F.RP", -1}, {"F2I.S64", +1}});
 }
 
+// The uniform warpgroup index, a cubin of its own: the wgmma descriptors are made in uniform
+// registers (ULOP3) instead of vector ones moved into them before every wgmma (R2UR).
+TEST(KernelCompile, UniformWarpgroupMakesTheDescriptorsInUniformRegisters) {
+  const auto c = KernelConfig::from_name("sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_lean");
+  KernelConfig uniform = c;
+  uniform.uniform_warpgroup = true;
+  expect_knob_sass_counts(c, uniform, "kUniformWarpgroup", {{"R2UR", -1}, {"ULOP3", +1}});
+}
+
 // The fast walk's divisors are made before the grid-dependency wait (ACQBULK in SASS), where PDL
 // overlaps them with the previous kernel's tail: after it they delayed every launch's first loads
 // by ~0.25 µs (bench/NOTES.md, session 41).

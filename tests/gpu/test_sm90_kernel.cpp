@@ -38,8 +38,9 @@ KernelConfig make(const Knobs& k) {
   return c;
 }
 
-// Each config also as the default space builds it (with_space_knobs: the fast walk, lean cluster
-// sync where multicast). The configs as given are the code the shipped tables serve.
+// Each config also as the default space builds it (with_space_knobs: the fast walk, the uniform
+// warpgroup index, lean cluster sync where multicast). The configs as given are the code the
+// shipped tables serve.
 void add_space_twins(std::vector<KernelConfig>& configs) {
   for (const auto& c : std::vector<KernelConfig>(configs)) configs.push_back(with_space_knobs(c));
 }
