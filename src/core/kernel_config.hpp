@@ -65,13 +65,13 @@ struct KernelConfig {
   bool fast_walk = false;
   // The warpgroup index broadcast from lane 0, so the compiler keeps what depends on it (stage
   // positions, wgmma descriptors) in uniform registers instead of moving four values into them
-  // before every wgmma (kernels/sm90/optional_knobs.cuh; bench/NOTES.md, session 43). The default
-  // space builds every config so; configs without it, which the shipped tables name, build the
-  // code they were measured with.
+  // before every wgmma (kernels/sm90/optional_knobs.cuh; bench/NOTES.md, session 43): 1.7-1.9%
+  // faster on 128x256 cooperative and 128x176 ping-pong tiles. Not in the default space: 12 of the
+  // covering sample's 100 configs (ping-pong and f16 tiles most) spill registers with it.
   bool uniform_warpgroup = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_fw][_pa][_push][_lean][_uw]" (mode coop, pingpong or ksplit)
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_fw][_uw][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.

@@ -38,9 +38,8 @@ KernelConfig make(const Knobs& k) {
   return c;
 }
 
-// Each config also as the default space builds it (with_space_knobs: the fast walk, the uniform
-// warpgroup index, lean cluster sync where multicast). The configs as given are the code the
-// shipped tables serve.
+// Each config also as the default space builds it (with_space_knobs: the fast walk, lean cluster
+// sync where multicast). The configs as given are the code the shipped tables serve.
 void add_space_twins(std::vector<KernelConfig>& configs) {
   for (const auto& c : std::vector<KernelConfig>(configs)) configs.push_back(with_space_knobs(c));
 }
@@ -494,6 +493,40 @@ TEST(Sm90Kernel, DependentLaunchWaitsForThePreviousKernel) {
     for (unsigned short h : plain) nan += (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0;
     ASSERT_EQ(nan, 0u) << "the plain chain itself read poisoned input";
     EXPECT_EQ(plain, programmatic);
+  }
+}
+
+// The uniform warpgroup index (KernelConfig::uniform_warpgroup) on every sampled config as the
+// default space builds it: whole launches, and split-K and stream-K ones where the config takes
+// them, persistent, with programmatic dependent launch on the split ones.
+TEST(Sm90Kernel, UniformWarpgroupPassesTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const std::vector<Shape> shapes = {{64, 64, 64},      {7, 77, 72},       {77, 1000, 4104}, {1000, 7, 1000},
+                                     {4095, 12289, 64}, {130, 200, 16384}, {2112, 3000, 1024}};
+  for (KernelConfig cfg : sample_configs()) {
+    if (cfg.fast_walk) continue;  // a space twin: the same config is taken as the space builds it below
+    cfg = with_space_knobs(cfg);
+    cfg.uniform_warpgroup = true;
+    const auto compiled = jit::compile_cached(compile_request(cfg), cache);
+    ASSERT_TRUE(compiled.ok) << cfg.name() << "\n" << compiled.log;
+    auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
+    for (const Shape& s : shapes)
+      for (int splits : {1, 3, 0}) {  // 0: stream-K
+        const Problem problem{s, cfg.layout, cfg.acc};
+        if (!why_not_supported(cfg, problem).empty()) continue;
+        LaunchKnobs knobs;
+        knobs.splits = splits > 0 ? splits : 1;
+        knobs.stream_k = splits == 0;
+        knobs.pdl = splits == 3;
+        if (!launch_problem(cfg, knobs).empty()) continue;
+        ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+        Sm90Kernel k(*ctx, cfg, knobs, loaded);
+        k.prepare(problem, {buf.guarded()});
+        expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
+                                        k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+      }
   }
 }
 

@@ -1,7 +1,8 @@
 # Session 43, call 1 (either card); session 42's round1.sh with a new H100 branch. The build in
 # build/carry.tar.xz (build/bin-ab) is HEAD's: the fast walk in the default space. The H200 tune
 # database is session 29's (kernel source f97057b4) carried by `db carry` to kernel source
-# 4322e1e2 in this session and pruned to that source's rows (build/tunedb-h200.tar.xz).
+# 4322e1e2 in this session (calls 1-8), then to d7f29c17 (the uniform warpgroup knob's source,
+# every candidate the same code), pruned to that source's rows (build/tunedb-h200.tar.xz).
 #   H200: `tune --space-twins` on session 40's space-twin-shapes-h200.txt from that database (the
 #         H200 table's shapes, BUDGET=6 as session 40 planned): each decided problem's Hopper
 #         finalists timed against their fast-walk twins in one final, until the call's time is up.
