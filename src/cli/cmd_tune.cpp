@@ -51,6 +51,7 @@ struct TuneArgs {
   std::string cluster_twins;
   bool ksplit_twins = false;
   bool space_twins = false;
+  bool uniform_warpgroup_twins = false;
   double timeout_s = 30;
   double time_limit_s = 0;
   unsigned compile_threads = 0;
@@ -163,6 +164,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.cluster_push = a.cluster_push;
     o.ksplit_twins = a.ksplit_twins;
     o.space_twins = a.space_twins;
+    o.uniform_warpgroup_twins = a.uniform_warpgroup_twins;
     for (const auto& t : split_list(a.cluster_twins)) {
       const auto x = t.find('x');
       const auto cm = parse_integer(t.substr(0, x)), cn = x == std::string::npos ? std::nullopt : parse_integer(t.substr(x + 1));
@@ -362,6 +364,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "each problem's Hopper finalists not built as the default space builds configs now (the fast walk, "
                 "lean cluster sync where multicast) are also measured so built, beyond the budget, and the final compares "
                 "them too; decided problems are reopened for it");
+  cmd->add_flag("--uniform-warpgroup-twins", args->uniform_warpgroup_twins,
+                "each problem's Hopper finalists with two consumer warpgroups are also measured built with the uniform "
+                "warpgroup index (wgmma descriptors in uniform registers; builds that spill are left out), beyond the "
+                "budget, and the final compares them too; decided problems are reopened for it");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")

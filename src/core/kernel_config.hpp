@@ -67,7 +67,8 @@ struct KernelConfig {
   // positions, wgmma descriptors) in uniform registers instead of moving four values into them
   // before every wgmma (kernels/sm90/optional_knobs.cuh; bench/NOTES.md, session 43): 1.7-1.9%
   // faster on 128x256 cooperative and 128x176 ping-pong tiles. Not in the default space: 12 of the
-  // covering sample's 100 configs (ping-pong and f16 tiles most) spill registers with it.
+  // covering sample's 100 configs (ping-pong and f16 tiles most) spill registers with it. The
+  // tuner measures it as a twin of two-consumer finalists (tune --uniform-warpgroup-twins).
   bool uniform_warpgroup = false;
 
   bool operator==(const KernelConfig&) const = default;

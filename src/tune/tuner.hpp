@@ -102,6 +102,12 @@ struct TuneOptions {
   // with the same launch knobs. A database tuned before those knobs existed then decides between
   // its old finalists and their current builds without searching again.
   bool space_twins = false;
+  // --uniform-warpgroup-twins: likewise, each Hopper finalist with two consumer warpgroups is also
+  // measured with the uniform warpgroup index (KernelConfig::uniform_warpgroup: its wgmma
+  // descriptors in uniform registers; 1.7-1.9% faster on 128x256 cooperative and 128x176
+  // ping-pong, bench/NOTES.md, session 43). Not in the default space, where some builds spill: a
+  // twin that spills is recorded as not built and never wins.
+  bool uniform_warpgroup_twins = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";

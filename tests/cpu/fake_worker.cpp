@@ -18,6 +18,7 @@
 //   --cluster-push-speedup X  builds that push their in-cluster sums X times faster
 //   --ksplit-speedup X        builds with two k-split consumers X times faster
 //   --lean-sync-speedup X     builds with lean cluster sync X times faster
+//   --uniform-warpgroup-speedup X  builds with the uniform warpgroup index X times faster
 //   --steady-slower NAME      config NAME 1.5x slower in the final comparison than in its estimate
 //                             (as a kernel that loses more than others at the power cap)
 //   --log FILE      one line per request: "op M N K layout name"
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
     else if (a == "--cluster-push-speedup") plan.speedups.cluster_push = std::stod(value());
     else if (a == "--ksplit-speedup") plan.speedups.ksplit = std::stod(value());
     else if (a == "--lean-sync-speedup") plan.speedups.lean_sync = std::stod(value());
+    else if (a == "--uniform-warpgroup-speedup") plan.speedups.uniform_warpgroup = std::stod(value());
     else if (a == "--steady-slower") plan.steady_slower.insert(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);

@@ -1070,6 +1070,24 @@ TEST(Tuner, SpaceTwinsReopenADecidedProblemAndMeasureItsOldFinalistsAsTheSpaceBu
   }
 }
 
+// --uniform-warpgroup-twins: each two-consumer finalist also built with the uniform warpgroup
+// index; one-consumer finalists get no twin.
+TEST(Tuner, UniformWarpgroupTwinsReopenADecidedProblemAndMeasureItsTwoConsumerFinalistsSoBuilt) {
+  Fixture f;
+  const Shape s{1024, 1024, 1024};
+  auto o = twin_options(f, s);
+  o.configs = {config(128, 128, 4, 2), config(128, 64, 4, 2), config(64, 32, 4, 1)};
+  const auto twins = expect_twins_reopen_and_win(f, o, s, {"--uniform-warpgroup-speedup", "1.2"},
+                                                 [](TuneOptions& t) { t.uniform_warpgroup_twins = true; }, "_uw");
+  EXPECT_GE(twins.size(), 1u);
+  EXPECT_LE(twins.size(), 2u);  // at most one twin per finalist
+  for (const auto& m : twins) {
+    const KernelConfig twin = parse_hopper_candidate_name(m.substr(m.find("sm90_"))).first;
+    EXPECT_TRUE(twin.uniform_warpgroup) << m;
+    EXPECT_EQ(twin.consumers, 2) << m;
+  }
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.
