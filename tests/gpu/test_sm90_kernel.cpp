@@ -44,6 +44,26 @@ void add_space_twins(std::vector<KernelConfig>& configs) {
   for (const auto& c : std::vector<KernelConfig>(configs)) configs.push_back(with_space_knobs(c));
 }
 
+// One launch of `cfg` with `knobs` on `s` through the gate: a fresh guarded buffer, the kernel
+// prepared, `after_prepare` (checks of the prepared kernel, e.g. its workspace) run before it, and
+// every failure named by the kernel's note, the shape and the launch.
+template <class AfterPrepare>
+void expect_launch_passes_the_gate(DeviceContext& ctx, const KernelConfig& cfg, const LaunchKnobs& knobs,
+                                   const std::shared_ptr<jit::LoadedKernel>& loaded, const Shape& s,
+                                   AfterPrepare&& after_prepare) {
+  ShapeBuffers buf(s, false, ctx.info().l2_bytes, ctx.stream());
+  Sm90Kernel k(ctx, cfg, knobs, loaded);
+  k.prepare(Problem{s, cfg.layout, cfg.acc}, {buf.guarded()});
+  after_prepare(k);
+  expect_gate_passes_and_rechecks(ctx, k, buf, cfg.layout, cfg.acc,
+                                  k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+}
+
+void expect_launch_passes_the_gate(DeviceContext& ctx, const KernelConfig& cfg, const LaunchKnobs& knobs,
+                                   const std::shared_ptr<jit::LoadedKernel>& loaded, const Shape& s) {
+  expect_launch_passes_the_gate(ctx, cfg, knobs, loaded, s, [](const Sm90Kernel&) {});
+}
+
 // Every knob value at least once: tile shapes, 1-2 consumers, all three modes, both cluster
 // directions, both epilogues (all three epilogue column-block widths; the whole-tile, per-warp
 // and per-warpgroup TMA stores, deferred or not), both accumulators.
@@ -186,14 +206,11 @@ TEST(Sm90Kernel, SplitKAndStreamKPassTheGate) {
           knobs.pdl = splits == 5;  // programmatic dependent launch on some of them
           knobs.sliced_reduction = splits != 16 && splits != -1;  // and the last-arriver sum on others
           if (!launch_problem(cfg, knobs).empty()) continue;  // stream-K: persistent, no clusters
-          ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-          Sm90Kernel k(*ctx, cfg, knobs, loaded);
-          k.prepare(problem, {buf.guarded()});
-          if (splits > 0) {
-            EXPECT_EQ(k.workspace_bytes() > 0, effective_splits(cfg, s.K, splits) > 1);
-          }
-          expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
-                                          k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+          expect_launch_passes_the_gate(*ctx, cfg, knobs, loaded, s, [&](const Sm90Kernel& k) {
+            if (splits > 0) {
+              EXPECT_EQ(k.workspace_bytes() > 0, effective_splits(cfg, s.K, splits) > 1);
+            }
+          });
         }
   }
 }
@@ -224,11 +241,7 @@ TEST(Sm90Kernel, SplitKWithPartsApartPassesTheGate) {
           knobs.pdl = splits == 5;
           knobs.sliced_reduction = splits != 16;
           if (!launch_problem(cfg, knobs).empty()) continue;
-          ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-          Sm90Kernel k(*ctx, cfg, knobs, loaded);
-          k.prepare(problem, {buf.guarded()});
-          expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
-                                          k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+          expect_launch_passes_the_gate(*ctx, cfg, knobs, loaded, s);
           ++ran;
         }
   }
@@ -332,14 +345,11 @@ TEST(Sm90Kernel, SplitKSummedInsideAClusterPassesTheGate) {
         split.pdl = splits == 3;
         const LaunchKnobs knobs = cluster_reduced(split);
         if (!launch_problem(cfg, knobs).empty()) continue;
-        ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-        Sm90Kernel k(*ctx, cfg, knobs, loaded);
-        k.prepare(problem, {buf.guarded()});
-        EXPECT_EQ(k.workspace_bytes(), 0u) << k.note();
-        const bool split_here = effective_splits(cfg, s.K, splits) > 1;
-        EXPECT_EQ(k.launch_detail().find("summed in a cluster") != std::string::npos, split_here) << k.launch_detail();
-        expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
-                                        k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+        expect_launch_passes_the_gate(*ctx, cfg, knobs, loaded, s, [&](const Sm90Kernel& k) {
+          EXPECT_EQ(k.workspace_bytes(), 0u) << k.note();
+          const bool split_here = effective_splits(cfg, s.K, splits) > 1;
+          EXPECT_EQ(k.launch_detail().find("summed in a cluster") != std::string::npos, split_here) << k.launch_detail();
+        });
         ++ran;
       }
   }
@@ -521,11 +531,7 @@ TEST(Sm90Kernel, UniformWarpgroupPassesTheGate) {
         knobs.stream_k = splits == 0;
         knobs.pdl = splits == 3;
         if (!launch_problem(cfg, knobs).empty()) continue;
-        ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-        Sm90Kernel k(*ctx, cfg, knobs, loaded);
-        k.prepare(problem, {buf.guarded()});
-        expect_gate_passes_and_rechecks(*ctx, k, buf, cfg.layout, cfg.acc,
-                                        k.note() + " on " + to_string(s) + " (" + k.launch_detail() + ")");
+        expect_launch_passes_the_gate(*ctx, cfg, knobs, loaded, s);
       }
   }
 }
