@@ -3,7 +3,7 @@
 # request coalescer (LRC) merges 10.9 M more of cuBLAS's requests by hardware (requests for the
 # same sectors that meet), against 1.2 M of ours (2x1) and 18.7 M of our 1x1 build. (1) Which walk
 # makes ours meet: LRC counters on 8192x8192x1024 tn for 128x176 ping-pong s5 _uw as 2x1 (B
-# multicast) with groups auto, 1 and 2, and as 1x2 (A multicast: the walk's consecutive clusters
+# multicast) with group 1 (auto is call 1's; RUNS="2x1:auto 2x1:2 ..." adds more), and as 1x2 (A multicast: the walk's consecutive clusters
 # then share the operand that is not multicast) with groups auto and 1. (2) 2x1 against 1x2 timed
 # in the same runs (99 finalists) on mid-k1024-shapes.txt tn, gpu mode, two seeds.
 # Carries build/carry.tar.xz (build/bin-ab). Run `scripts/device_tree.sh slim` first.
@@ -14,7 +14,7 @@ source scripts/device_call.sh $CALL
 pack() { tar cJf $OUT/$CALL.tar.xz -C $OUT $CALL; }
 $B/gemmforge env > $R/env.json 2>&1; grep -E '"gpu"' $R/env.json
 M='regex:^(lrc__request_sectors_op_read_coalescing_achieved_type_(hardware|programmatic)\.sum|lrc__lts2lrc_sectors_op_read\.sum|lrc__xbar2gpc_sectors_op_read\.sum|lts__t_sectors_srcunit_tex_op_read\.sum|sm__cycles_elapsed\.avg)$'
-for run in 2x1:auto 2x1:1 2x1:2 1x2:auto 1x2:1; do
+for run in ${RUNS:-2x1:1 1x2:auto 1x2:1}; do
   cl=${run%%:*}; g=${run#*:}; cfg=$C44/ncu-128x176pp-uw.json; [ $cl = 1x2 ] && cfg=$C/ncu-128x176pp-uw-1x2.json
   timeout 60 ncu --clock-control none --cache-control none --metrics "$M" --csv --launch-count 40 \
     -k regex:'^gemmforge_hgemm' $B/gemmforge bench --shape 8192x8192x1024 --layout tn --impl gemmforge \
