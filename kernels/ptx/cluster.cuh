@@ -45,6 +45,20 @@ __device__ inline void mbarrier_arrive_cluster(u64* bar, u32 cta) {
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(map_shared_to_rank(smem_addr(bar), cta)) : "memory");
 }
 
+// Arrive on the mbarrier at window address `cluster_bar` (map_shared_to_rank) releasing at
+// cluster scope: this thread's earlier reads of the CTA's shared memory are done before a
+// thread of the barrier's CTA that waits on it (mbarrier_wait_cluster) overwrites what they read.
+__device__ inline void mbarrier_arrive_release_cluster(u32 cluster_bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
+}
+
+// Arrive on the mbarrier at window address `cluster_bar` and announce `bytes` that a
+// store_async_cluster into that CTA will complete in this phase.
+__device__ inline void mbarrier_arrive_expect_tx_cluster(u32 cluster_bar, u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(cluster_bar), "r"(bytes)
+               : "memory");
+}
+
 // A load from the cluster window (an address from map_shared_to_rank). What the owner wrote is
 // visible after a cluster barrier that both passed (release by the writer, acquire here).
 __device__ inline u64 load_shared_cluster(u32 cluster_addr) {

@@ -5,6 +5,7 @@
 #pragma once
 #include "ptx/common.cuh"
 #include "ptx/wgmma.cuh"
+#include "sm90/feed_reader.cuh"
 #include "sm90/optional_knobs.cuh"
 
 namespace gemmforge::sm90 {
@@ -36,6 +37,14 @@ template <class Knobs>
 __host__ __device__ constexpr int ksplit_exchange_bytes() {
   return ksplit_of<Knobs>() ? Knobs::kBlockM / 64 * ptx::Wgmma<Knobs::kBlockN, Knobs::kF32Acc, Knobs::kBNMajor ? 1 : 0>::kRegs * 128 * 4
                              : 0;
+}
+
+// The dynamic walk's feed (unit_feed.cuh): feed_slots() unit indices, each with a full and an
+// empty mbarrier; nothing in other builds. A function, not an HgemmTraits member: a new member
+// would be emitted into every cubin (NVRTC's -default-device) and change every build's code.
+template <class Knobs>
+__host__ __device__ constexpr int feed_bytes() {
+  return dynamic_walk_of<Knobs>() ? 3 * feed_slots() * 8 : 0;
 }
 
 // Knobs: a struct with static constexpr members kBlockM, kBlockN, kStages, kConsumers, kPingPong,
@@ -103,7 +112,8 @@ struct HgemmTraits : Knobs {
   // (K-split: with the second consumer's hand-over words after the epilogue buffers, and only the
   // first consumer's epilogue buffers.)
   static constexpr int kSmemBytesBesideEpilogue =
-      1024 /* alignment slack */ + kStagesBytes + ksplit_exchange_bytes<Knobs>() + kBarrierBytes + kSplitFlagBytes;
+      1024 /* alignment slack */ + kStagesBytes + ksplit_exchange_bytes<Knobs>() + kBarrierBytes + kSplitFlagBytes +
+      feed_bytes<Knobs>();
   static constexpr bool kEpiWholeTile =
       kEpiBlocks > 2 &&
       kSmemBytesBesideEpilogue + storing_warpgroups_of<Knobs>() * kEpiBlocks * kEpiBufferBytes <= kMaxSmemBytes;

@@ -28,6 +28,7 @@
 #include "sm90/split_k.cuh"
 #include "sm90/tile_scheduler.cuh"
 #include "sm90/trace.cuh"
+#include "sm90/unit_feed.cuh"
 
 namespace gemmforge::sm90 {
 
@@ -50,6 +51,8 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     tma_prefetch_descriptor(&tmap_a);
     tma_prefetch_descriptor(&tmap_b);
   }
+  if constexpr (dynamic_walk_of<T>())
+    if (threadIdx.x == 0) init_feed<T>(smem);  // made visible with the ring's barriers
   init_ring<T>(smem);
   // Sums pushed inside a cluster (split_k.cuh): every CTA's barrier is live before any part pushes
   // into it. The consumers wait for the cluster's arrivals before their walk (long done by its
@@ -76,7 +79,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
   const int k_blocks = (K + T::kBlockK - 1) / T::kBlockK;  // the K tail is zero-filled by TMA
   const SchedulerOf<T> sched(
       M, N, T::kBlockM, T::kBlockN, group_m, k_blocks, splits, (flags & kFlagStreamK) != 0,
-      (flags & kFlagClusterReduction) != 0);
+      (flags & kFlagClusterReduction) != 0, (flags & kFlagDynamicWalk) != 0);
   if constexpr (fast_walk_of<T>()) wait_for_previous_kernel();
   const u32 rank = T::kClusterSize > 1 ? cluster_cta_rank() : 0u;
   // 0 the producer, 1 and 2 the consumers; broadcast from lane 0 in uniform-warpgroup builds
@@ -89,6 +92,8 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
     // setmaxnreg.inc below the entry count would be undefined: rebalance only with two.
     if constexpr (T::kConsumers > 1) setmaxnreg_dec<T::kProducerRegs>();
     if (threadIdx.x == 0) produce<T>(smem, tmap_a, tmap_b, sched, rank);
+    if constexpr (dynamic_walk_of<T>())
+      if (sched.fed && threadIdx.x == 32 && rank == 0) feed_units<T>(smem, workspace, sched.index_units);
   } else {
     if constexpr (T::kConsumers > 1) setmaxnreg_inc<T::kConsumerRegs>();
     const int consumer = warpgroup - 1;
@@ -111,6 +116,7 @@ __device__ inline void hgemm_body(const ptx::TensorMap& tmap_a, const ptx::Tenso
         }
     };
     auto cursor = sched.start();
+    if constexpr (dynamic_walk_of<T>()) start_feed_reader(cursor.feed, smem, sched.fed, true);
     // The thread that stamps the units this warpgroup takes (trace.cuh; nothing in other builds).
     const bool stamps = threadIdx.x % 128 == 0 && (T::kPingPong || consumer == 0);
     auto stamp_done = [&] {

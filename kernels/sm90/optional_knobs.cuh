@@ -59,4 +59,13 @@ __host__ __device__ constexpr bool uniform_warpgroup_of() {
   else return false;
 }
 
+// The dynamic walk: a cluster takes its next tile from a global counter when it is ready for one
+// (unit_feed.cuh), so the tiles that start together are neighbours in the walk and read the
+// boxes they share at the same time.
+template <class Knobs>
+__host__ __device__ constexpr bool dynamic_walk_of() {
+  if constexpr (requires { Knobs::kDynamicWalk; }) return Knobs::kDynamicWalk;
+  else return false;
+}
+
 }  // namespace gemmforge::sm90

@@ -14,11 +14,17 @@
 // must be neighbours): a CTA walking several units could wait, in a sliced reduction, for a part
 // that it or a CTA behind it holds for later.
 //
+// With kDynamicWalk (optional_knobs.cuh) and a launch flagged kFlagDynamicWalk (unsplit,
+// persistent), a cluster's units after its first come from a counter as the cluster frees up
+// (unit_feed.cuh): the cursor then reads them from the feed (FeedReader) instead of stepping by
+// `clusters`. Other builds' cursors and walks are what they were.
+//
 // With kFastWalk (optional_knobs.cuh) the walk divides by multiply and shift (FastDivisor): its
 // four integer divisions cost a cooperative unit ~0.3 µs between tiles, in every consumer warp,
 // while the tensor cores wait (bench/NOTES.md, session 31: +1.1% on cooperative 128x256, +1.8% at
 // K = 1024, level elsewhere). Without it the walk is the code the shipped tables measured.
 #pragma once
+#include "sm90/feed_reader.cuh"
 #include "sm90/optional_knobs.cuh"
 #include "sm90/work_division.cuh"
 
@@ -62,8 +68,33 @@ struct WalkDivisors<false> {
   __device__ void set(int, int, int) {}
 };
 
-template <int kClusterM, int kClusterN, bool kPartsApart = false, bool kFastWalk = false>
-struct TileScheduler {
+// A role's place in the walk: the next unit index and its stream-K iterations, and in builds with
+// the dynamic walk its place in the feed (FeedReader).
+template <bool kDynamicWalk>
+struct WalkCursor {
+  int u;                     // next unit index
+  long long sk_pos, sk_end;  // this CTA's remaining stream-K iterations
+};
+template <>
+struct WalkCursor<true> {
+  int u;
+  long long sk_pos, sk_end;
+  FeedReader feed;  // set by its role (start_feed_reader, pipeline.cuh)
+};
+
+// Whether a launch of a build with the dynamic walk uses it (kFlagDynamicWalk); nothing in others.
+template <bool kDynamicWalk>
+struct FeedSwitch {
+  __device__ explicit FeedSwitch(bool) {}
+};
+template <>
+struct FeedSwitch<true> {
+  bool fed;
+  __device__ explicit FeedSwitch(bool dynamic) : fed(dynamic) {}
+};
+
+template <int kClusterM, int kClusterN, bool kPartsApart = false, bool kFastWalk = false, bool kDynamicWalk = false>
+struct TileScheduler : FeedSwitch<kDynamicWalk> {
   int tiles_m, tiles_n;  // in cluster tiles
   int group_m;
   int k_blocks, splits;  // splits <= k_blocks, so no part is empty
@@ -73,14 +104,12 @@ struct TileScheduler {
   bool parts_apart = false;  // kPartsApart and allowed for this launch (see above)
   WalkDivisors<kFastWalk> divisors;
 
-  struct Cursor {
-    int u;                     // next unit index
-    long long sk_pos, sk_end;  // this CTA's remaining stream-K iterations
-  };
+  using Cursor = WalkCursor<kDynamicWalk>;
 
   __device__ TileScheduler(int M, int N, int block_m, int block_n, int group, int k_blocks_, int splits_, bool stream_k_,
-                           bool cluster_reduction = false)
-      : tiles_m((M + block_m * kClusterM - 1) / (block_m * kClusterM)),
+                           bool cluster_reduction = false, bool dynamic_walk = false)
+      : FeedSwitch<kDynamicWalk>(dynamic_walk),
+        tiles_m((M + block_m * kClusterM - 1) / (block_m * kClusterM)),
         tiles_n((N + block_n * kClusterN - 1) / (block_n * kClusterN)),
         group_m(group < 1 ? 1 : group),
         k_blocks(k_blocks_),
@@ -110,11 +139,31 @@ struct TileScheduler {
     }
     return c;
   }
+  // Unit u of an unsplit launch: a whole tile (the dynamic walk's units).
+  __device__ void whole_tile(int u, unsigned rank, WorkUnit& w) const {
+    tile_of(u, rank, w.tile_m, w.tile_n);
+    w.kb_begin = 0;
+    w.kb_count = k_blocks;
+    w.parts = 1;
+    w.slot = 0;
+    w.reduce_tile = w.tile_m * tiles_n * kClusterN + w.tile_n;
+  }
   // Whether the walk has another unit after those next() returned so far.
-  __device__ bool more(const Cursor& c) const { return c.u < index_units || c.sk_pos < c.sk_end; }
+  __device__ bool more(const Cursor& c) const {
+    if constexpr (kDynamicWalk)
+      if (c.feed.on) return c.feed.peek() < index_units;
+    return c.u < index_units || c.sk_pos < c.sk_end;
+  }
 
   // The next unit of this CTA (of rank `rank` in its cluster); false when the walk is over.
   __device__ bool next(Cursor& c, unsigned rank, WorkUnit& w) const {
+    if constexpr (kDynamicWalk)
+      if (c.feed.on) {  // unsplit launches: whole tiles, in the order the feed hands them out
+        const int u = c.feed.take();
+        if (u >= index_units) return false;
+        whole_tile(u, rank, w);
+        return true;
+      }
     if (c.u < index_units) {
       // Unsplit launches skip the division: the walk runs it once per tile in every consumer warp.
       int t = splits == 1 ? c.u : c.u / splits, split = c.u - t * splits;
@@ -181,6 +230,7 @@ struct TileScheduler {
 
 // The scheduler of a kernel's traits (its cluster and optional knobs).
 template <class T>
-using SchedulerOf = TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(), fast_walk_of<T>()>;
+using SchedulerOf =
+    TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(), fast_walk_of<T>(), dynamic_walk_of<T>()>;
 
 }  // namespace gemmforge::sm90

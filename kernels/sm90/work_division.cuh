@@ -26,6 +26,9 @@ enum LaunchFlags : int {
   // The parts of a tile are the CTAs of one cluster (launched with cluster size = splits, one unit
   // per CTA) and sum through distributed shared memory instead of a global workspace.
   kFlagClusterReduction = 4,
+  // Builds with the dynamic walk (unit_feed.cuh), unsplit persistent launches: clusters take the
+  // next tile from a counter in the workspace as they free up, instead of a fixed share.
+  kFlagDynamicWalk = 8,
 };
 
 // x / d and x % d for a divisor fixed per launch, by a multiply-high and a shift (Granlund and

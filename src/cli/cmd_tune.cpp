@@ -52,6 +52,7 @@ struct TuneArgs {
   bool ksplit_twins = false;
   bool space_twins = false;
   bool uniform_warpgroup_twins = false;
+  bool dynamic_walk_twins = false;
   double timeout_s = 30;
   double time_limit_s = 0;
   unsigned compile_threads = 0;
@@ -165,6 +166,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.ksplit_twins = a.ksplit_twins;
     o.space_twins = a.space_twins;
     o.uniform_warpgroup_twins = a.uniform_warpgroup_twins;
+    o.dynamic_walk_twins = a.dynamic_walk_twins;
     for (const auto& t : split_list(a.cluster_twins)) {
       const auto x = t.find('x');
       const auto cm = parse_integer(t.substr(0, x)), cn = x == std::string::npos ? std::nullopt : parse_integer(t.substr(x + 1));
@@ -260,7 +262,9 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "--space-twins with each finalist built as the default space builds configs now (the fast walk, lean\n"
       "cluster sync where multicast), so a table tuned before such knobs can take them;\n"
       "--uniform-warpgroup-twins with each two-consumer finalist built with the uniform warpgroup index\n"
-      "(wgmma descriptors in uniform registers: 1.7-1.9% faster on 128x256 cooperative and 128x176 ping-pong).\n"
+      "(wgmma descriptors in uniform registers: 1.7-1.9% faster on 128x256 cooperative and 128x176 ping-pong);\n"
+      "--dynamic-walk-twins with each unsplit persistent finalist built with the dynamic walk (clusters take\n"
+      "tiles from a counter as they free up, as cuBLAS's kernels do, so tiles that start together meet in L2).\n"
       "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
       "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
       "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"
@@ -370,6 +374,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "each problem's Hopper finalists with two consumer warpgroups are also measured built with the uniform "
                 "warpgroup index (wgmma descriptors in uniform registers; builds that spill are left out), beyond the "
                 "budget, and the final compares them too; decided problems are reopened for it");
+  cmd->add_flag("--dynamic-walk-twins", args->dynamic_walk_twins,
+                "each problem's unsplit persistent Hopper finalists are also measured built with the dynamic walk "
+                "(tiles taken from a counter as clusters free up), beyond the budget, and the final compares them too; "
+                "decided problems are reopened for it");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")

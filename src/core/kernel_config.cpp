@@ -23,8 +23,8 @@ const char* mode_name(ConsumerMode m) {
 }
 
 // The config flags a name may end with, in the order name() writes them (from_name sets each).
-constexpr std::array<std::string_view, 8> kConfigFlagSuffixes = {"mc", "tmastore", "swap", "fw",
-                                                                  "uw", "pa",       "push", "lean"};
+constexpr std::array<std::string_view, 9> kConfigFlagSuffixes = {"mc", "tmastore", "swap", "fw", "uw",
+                                                                  "dw", "pa",       "push", "lean"};
 
 ConsumerMode parse_mode_name(const std::string& s) {
   if (s == "coop" || s == "cooperative") return ConsumerMode::cooperative;
@@ -65,7 +65,7 @@ std::string KernelConfig::name() const {
   o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
     << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
     << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "") << (fast_walk ? "_fw" : "")
-    << (uniform_warpgroup ? "_uw" : "") << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "")
+    << (uniform_warpgroup ? "_uw" : "") << (dynamic_walk ? "_dw" : "") << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "")
     << (lean_cluster_sync ? "_lean" : "");
   return o.str();
 }
@@ -83,6 +83,7 @@ nlohmann::json KernelConfig::to_json() const {
   if (lean_cluster_sync) j["lean_cluster_sync"] = true;
   if (fast_walk) j["fast_walk"] = true;
   if (uniform_warpgroup) j["uniform_warpgroup"] = true;
+  if (dynamic_walk) j["dynamic_walk"] = true;
   return j;
 }
 
@@ -107,6 +108,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
     c.lean_cluster_sync = j.value("lean_cluster_sync", false);
     c.fast_walk = j.value("fast_walk", false);
     c.uniform_warpgroup = j.value("uniform_warpgroup", false);
+    c.dynamic_walk = j.value("dynamic_walk", false);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("kernel config: ") + e.what());
@@ -114,7 +116,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
 }
 
 KernelConfig KernelConfig::from_name(const std::string& name) {
-  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_fw][_pa][_push][_lean]
+  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_fw][_uw][_dw][_pa][_push][_lean]
   std::vector<std::string> part;
   std::stringstream in(name);
   for (std::string p; std::getline(in, p, '_');) part.push_back(p);
@@ -152,6 +154,7 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
     else if (part[i] == "lean") c.lean_cluster_sync = true;
     else if (part[i] == "fw") c.fast_walk = true;
     else if (part[i] == "uw") c.uniform_warpgroup = true;
+    else if (part[i] == "dw") c.dynamic_walk = true;
     else throw bad("unknown suffix '" + part[i] + "'");
   }
   if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
@@ -178,7 +181,8 @@ int KernelConfig::stage_ring_bytes() const { return stages * (block_m + block_n)
 
 int KernelConfig::shared_bytes_beside_epilogue() const {
   const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
-  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + exchange_bytes() + barriers;
+  const int feed = dynamic_walk ? 3 * 4 * 8 : 0;  // the dynamic walk's 4 slots and their two barriers
+  return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + exchange_bytes() + barriers + feed;
 }
 
 // One staging buffer: a consumer's rows of one column block of C, in fp16.
@@ -534,6 +538,7 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << (c.lean_cluster_sync ? "  static constexpr bool kLeanClusterSync = true;\n" : "")
     << (c.fast_walk ? "  static constexpr bool kFastWalk = true;\n" : "")
     << (c.uniform_warpgroup ? "  static constexpr bool kUniformWarpgroup = true;\n" : "")
+    << (c.dynamic_walk ? "  static constexpr bool kDynamicWalk = true;\n" : "")
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
     << "static_assert(Traits::kSmemBytes"

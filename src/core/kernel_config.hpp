@@ -70,9 +70,15 @@ struct KernelConfig {
   // covering sample's 100 configs (ping-pong and f16 tiles most) spill registers with it. The
   // tuner measures it as a twin of two-consumer finalists (tune --uniform-warpgroup-twins).
   bool uniform_warpgroup = false;
+  // Clusters take their next tile from a counter in the workspace when they are ready for one
+  // (kernels/sm90/unit_feed.cuh), as cuBLAS's kernels do, instead of a fixed share of the walk:
+  // the tiles that start together are then neighbours in the walk and read the boxes they share
+  // at the same time, which L2 serves once (bench/NOTES.md, session 46). Unsplit persistent
+  // launches only (others walk statically); 96 bytes of shared memory. Not in the default space.
+  bool dynamic_walk = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_fw][_uw][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_fw][_uw][_dw][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.
@@ -98,6 +104,8 @@ inline constexpr int kMaxSplits = 32;
 inline constexpr int kMaxClusterCtas = 8;
 // Most split-K parts summed inside one cluster (its largest size, 16 being non-portable).
 inline constexpr int kMaxClusterSplits = 16;
+// The dynamic walk's workspace: its tile counter, padded to the 256 bytes split-K's counters take.
+inline constexpr size_t kDynamicWalkWorkspaceBytes = 256;
 
 // Run-time knobs: the same cubin serves every value.
 struct LaunchKnobs {

@@ -148,10 +148,14 @@ void Sm90Kernel::prepare(const Problem& caller, const std::vector<Operands>&) {
       throw Error(KernelCandidate{config_, knobs_}.name() + ": no cluster of " + std::to_string(splits_) +
                   " CTAs of this kernel fits on the GPU");
   }
+  // The dynamic walk (kernels/sm90/unit_feed.cuh) deals whole tiles from a counter in the
+  // workspace to a persistent grid; split, stream-K and non-persistent launches walk statically.
+  dynamic_walk_ = config_.dynamic_walk && knobs_.persistent && splits_ == 1 && !knobs_.stream_k && !in_cluster;
   launch_flags_ = (knobs_.stream_k ? sm90::kFlagStreamK : 0) | (cooperative_ ? sm90::kFlagSlicedReduction : 0) |
-                  (in_cluster ? sm90::kFlagClusterReduction : 0);
+                  (in_cluster ? sm90::kFlagClusterReduction : 0) | (dynamic_walk_ ? sm90::kFlagDynamicWalk : 0);
   workspace_bytes_ = in_cluster       ? 0
                      : knobs_.stream_k ? streamk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, int(grid_.x))
+                     : dynamic_walk_   ? kDynamicWalkWorkspaceBytes
                                        : splitk_workspace_bytes(config_, p.shape.M, p.shape.N, p.shape.K, splits_);
   if (!caller_workspace_ && workspace_bytes_ > 0) {
     if (own_workspace_.bytes() < workspace_bytes_) own_workspace_ = DeviceBuffer(workspace_bytes_);
@@ -166,6 +170,7 @@ std::string Sm90Kernel::launch_detail() const {
          (splits_ > 1 ? ", K split in " + std::to_string(splits_) : std::string()) +
          (knobs_.stream_k ? ", stream-K for the last partial wave" : std::string()) +
          (cooperative_ ? ", shared tiles summed in slices (cooperative launch)" : std::string()) +
+         (dynamic_walk_ ? ", tiles taken from a counter as clusters free up" : std::string()) +
          ((launch_flags_ & sm90::kFlagClusterReduction) ? ", each tile's parts summed in a cluster of " +
                                                               std::to_string(cluster_.x) + " CTAs"
                                                         : std::string()) +
@@ -230,7 +235,8 @@ void Sm90Kernel::run(const Operands& o) { run_on(o, ctx_.stream(), own_workspace
 
 void Sm90Kernel::run_on(const Operands& o, cudaStream_t stream, void* workspace) {
   Maps& m = maps_for(o);
-  if (workspace_bytes_ > 0 && !workspace) throw Error(config_.name() + ": split-K needs a workspace");
+  if (workspace_bytes_ > 0 && !workspace)
+    throw Error(config_.name() + (dynamic_walk_ ? ": the dynamic walk needs a workspace" : ": split-K needs a workspace"));
   void* c = o.C;
   int M = int(kernel_m_), N = int(kernel_n_), K = int(problem_.shape.K), group = group_m_, splits = splits_;
   int flags = launch_flags_;

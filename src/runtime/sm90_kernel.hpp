@@ -51,9 +51,9 @@ class Sm90Kernel final : public GemmImpl {
   void ready_for(const Operands& o) { maps_for(o); }
   // The same launch on another stream (the runtime library runs on its caller's streams), with a
   // workspace of at least workspace_bytes() that no other stream uses at the same time and
-  // that was zeroed before its first use (split-K leaves it zeroed after each launch).
+  // that was zeroed before its first use (every launch leaves it zeroed).
   void run_on(const Operands&, cudaStream_t, void* workspace);
-  // The caller passes the split-K workspace to run_on (the runtime library keeps one per stream):
+  // The caller passes the workspace to run_on (the runtime library keeps one per stream):
   // prepare() then allocates none of its own. Call before prepare().
   void use_caller_workspace() { caller_workspace_ = true; }
   // Operands whose rows are these pitches apart, not packed (a staged call: core/staging.hpp). A
@@ -65,8 +65,11 @@ class Sm90Kernel final : public GemmImpl {
   // L1 share of the SM, can be changed without changing the code. Call before prepare(). Throws
   // Error when the total passes what a CTA can have.
   void pad_shared_memory(int bytes);
-  // Split-K workspace the prepared problem needs; 0 when the launch does not split K.
+  // Workspace the prepared launch needs (split-K's or stream-K's sums and counters, the dynamic
+  // walk's counter); 0 when it needs none.
   size_t workspace_bytes() const { return workspace_bytes_; }
+  // Whether the prepared launch takes tiles with the dynamic walk (KernelConfig::dynamic_walk).
+  bool dynamic_walk() const { return dynamic_walk_; }
   unsigned grid_ctas() const { return grid_.x; }  // of the prepared launch
   const KernelConfig& config() const { return config_; }
   const LaunchKnobs& knobs() const { return knobs_; }
@@ -93,6 +96,7 @@ class Sm90Kernel final : public GemmImpl {
   int splits_ = 1;             // split-K parts the launch uses
   int launch_flags_ = 0;       // sm90::LaunchFlags the kernel gets
   bool cooperative_ = false;   // launched so that every CTA runs at once (the sliced reduction)
+  bool dynamic_walk_ = false;  // kFlagDynamicWalk: tiles from the workspace's counter
   int64_t kernel_m_ = 0, kernel_n_ = 0;  // the problem's M and N as the kernel sees them (swap-AB)
   size_t workspace_bytes_ = 0;
   bool caller_workspace_ = false;

@@ -176,7 +176,7 @@ class Tuner {
   };
   bool wants_finalist_variants() const {
     return !o_.raster_groups.empty() || o_.parts_apart || o_.cluster_push || !o_.cluster_twins.empty() || o_.ksplit_twins ||
-           o_.space_twins || o_.uniform_warpgroup_twins;
+           o_.space_twins || o_.uniform_warpgroup_twins || o_.dynamic_walk_twins;
   }
   std::vector<FinalistVariant> raster_variants(const Shape&, const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
@@ -552,6 +552,12 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
       KernelCandidate v = *c;
       v.config.uniform_warpgroup = true;
       add(v, "a two-consumer finalist built with the uniform warpgroup index (--uniform-warpgroup-twins)");
+    }
+    if (o_.dynamic_walk_twins && !c->config.dynamic_walk && c->knobs.splits == 1 && !c->knobs.stream_k &&
+        c->knobs.persistent) {
+      KernelCandidate v = *c;
+      v.config.dynamic_walk = true;
+      add(v, "an unsplit finalist built with the dynamic walk (--dynamic-walk-twins)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
       for (const auto& [cm, cn] : o_.cluster_twins) {
@@ -1013,7 +1019,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins}, {"space_twins", o.space_twins}, {"uniform_warpgroup_twins", o.uniform_warpgroup_twins},
+                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins}, {"space_twins", o.space_twins}, {"uniform_warpgroup_twins", o.uniform_warpgroup_twins}, {"dynamic_walk_twins", o.dynamic_walk_twins},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()

@@ -108,6 +108,10 @@ struct TuneOptions {
   // ping-pong, bench/NOTES.md, session 43). Not in the default space, where some builds spill: a
   // twin that spills is recorded as not built and never wins.
   bool uniform_warpgroup_twins = false;
+  // --dynamic-walk-twins: likewise, each Hopper finalist of an unsplit persistent launch is also
+  // measured built with the dynamic walk (KernelConfig::dynamic_walk: clusters take tiles from a
+  // counter as they free up, so tiles that start together share their boxes in L2).
+  bool dynamic_walk_twins = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";

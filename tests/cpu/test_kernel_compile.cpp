@@ -210,6 +210,16 @@ TEST(KernelCompile, UniformWarpgroupMakesTheDescriptorsInUniformRegisters) {
   expect_knob_sass_counts(c, uniform, "kUniformWarpgroup", {{"R2UR", -1}, {"ULOP3", +1}});
 }
 
+// The dynamic walk, a cubin of its own: its feed takes tiles with an atomic add on the workspace's
+// counter and hands them to the cluster's CTAs through shared memory (ATOMG and STAS, which the
+// plain build of an unsplit-capable config has fewer of: split-K's counters use ATOMG too).
+TEST(KernelCompile, DynamicWalkTakesTilesFromACounter) {
+  const auto c = KernelConfig::from_name("sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_lean");
+  KernelConfig dynamic = c;
+  dynamic.dynamic_walk = true;
+  expect_knob_sass_counts(c, dynamic, "kDynamicWalk", {{"ATOMG", +1}, {"STAS", +1}});
+}
+
 // The fast walk's divisors are made before the grid-dependency wait (ACQBULK in SASS), where PDL
 // overlaps them with the previous kernel's tail: after it they delayed every launch's first loads
 // by ~0.25 µs (bench/NOTES.md, session 41).

@@ -448,6 +448,28 @@ TEST(KernelConfig, UniformWarpgroupIsAFlagOfAnyConfigOutsideTheSpace) {
     for (const auto& k : config_space(l, Accum::f32)) EXPECT_FALSE(k.uniform_warpgroup) << k.name();
 }
 
+// The dynamic walk: a flag of the name and JSON (absent when off) that any config may take, with
+// its feed's 96 bytes of shared memory (4 slots, a full and an empty barrier each), which the
+// kernel asserts against this count at compile time (KernelCompile); not in the default space.
+TEST(KernelConfig, DynamicWalkIsAFlagOfAnyConfigOutsideTheSpace) {
+  for (const auto& [name, dynamic] : std::vector<std::pair<std::string, std::string>>{
+           {"sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_lean",
+            "sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_dw_lean"},
+           {"sm90_nn_f32_64x64x64_s8_c1_coop_1x1_tmastore", "sm90_nn_f32_64x64x64_s8_c1_coop_1x1_tmastore_dw"},
+           {"sm90_tn_f32_64x64x64_s4_c1_coop_1x1_fw_pa", "sm90_tn_f32_64x64x64_s4_c1_coop_1x1_fw_dw_pa"}}) {
+    auto c = KernelConfig::from_name(name);
+    EXPECT_FALSE(c.to_json().contains("dynamic_walk"));
+    const int plain_bytes = c.shared_bytes();
+    c.dynamic_walk = true;
+    EXPECT_EQ(c.shared_bytes(), plain_bytes + 96) << name;
+    LaunchKnobs split;
+    split.splits = 3;
+    expect_optional_knob_reads_back(c, dynamic, "dynamic_walk", split);
+  }
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (const auto& k : config_space(l, Accum::f32)) EXPECT_FALSE(k.dynamic_walk) << k.name();
+}
+
 TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
   KernelConfig c;
   c.block_n = 64;

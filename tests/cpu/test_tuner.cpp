@@ -1088,6 +1088,25 @@ TEST(Tuner, UniformWarpgroupTwinsReopenADecidedProblemAndMeasureItsTwoConsumerFi
   }
 }
 
+// --dynamic-walk-twins: each unsplit persistent finalist also built with the dynamic walk; split
+// finalists get no twin (their launches walk statically).
+TEST(Tuner, DynamicWalkTwinsReopenADecidedProblemAndMeasureItsUnsplitFinalistsSoBuilt) {
+  Fixture f;
+  const Shape s{1024, 1024, 1024};
+  auto o = twin_options(f, s);
+  o.configs = {config(128, 128, 4, 2), config(128, 64, 4, 2), config(64, 32, 4, 1)};
+  const auto twins = expect_twins_reopen_and_win(f, o, s, {"--dynamic-walk-speedup", "1.2"},
+                                                 [](TuneOptions& t) { t.dynamic_walk_twins = true; }, "_dw");
+  EXPECT_GE(twins.size(), 1u);
+  EXPECT_LE(twins.size(), 3u);  // at most one twin per finalist
+  for (const auto& m : twins) {
+    const auto [twin, knobs] = parse_hopper_candidate_name(m.substr(m.find("sm90_")));
+    EXPECT_TRUE(twin.dynamic_walk) << m;
+    EXPECT_EQ(knobs.splits, 1) << m;
+    EXPECT_FALSE(knobs.stream_k) << m;
+  }
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.

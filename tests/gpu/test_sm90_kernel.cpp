@@ -506,34 +506,70 @@ TEST(Sm90Kernel, DependentLaunchWaitsForThePreviousKernel) {
   }
 }
 
-// The uniform warpgroup index (KernelConfig::uniform_warpgroup) on every sampled config as the
-// default space builds it: whole launches, and split-K and stream-K ones where the config takes
-// them, persistent, with programmatic dependent launch on the split ones.
-TEST(Sm90Kernel, UniformWarpgroupPassesTheGate) {
-  GF_REQUIRE_GPU(ctx);
-  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+// Every sampled config as the default space builds it, with `knob` set, through the gate on grid,
+// odd, tall-K and many-tile shapes, once for each of `launches` that the config and shape take;
+// `check` sees each prepared kernel (as expect_launch_passes_the_gate's after_prepare).
+template <class Check>
+void expect_space_builds_pass_the_gate(DeviceContext& ctx, void (*knob)(KernelConfig&), const std::vector<LaunchKnobs>& launches,
+                                       Check&& check) {
   jit::KernelCache cache;
   const std::vector<Shape> shapes = {{64, 64, 64},      {7, 77, 72},       {77, 1000, 4104}, {1000, 7, 1000},
                                      {4095, 12289, 64}, {130, 200, 16384}, {2112, 3000, 1024}};
   for (KernelConfig cfg : sample_configs()) {
     if (cfg.fast_walk) continue;  // a space twin: the same config is taken as the space builds it below
     cfg = with_space_knobs(cfg);
-    cfg.uniform_warpgroup = true;
+    knob(cfg);
     const auto compiled = jit::compile_cached(compile_request(cfg), cache);
     ASSERT_TRUE(compiled.ok) << cfg.name() << "\n" << compiled.log;
     auto loaded = Sm90Kernel::load(cfg, compiled.cubin);
     for (const Shape& s : shapes)
-      for (int splits : {1, 3, 0}) {  // 0: stream-K
-        const Problem problem{s, cfg.layout, cfg.acc};
-        if (!why_not_supported(cfg, problem).empty()) continue;
-        LaunchKnobs knobs;
-        knobs.splits = splits > 0 ? splits : 1;
-        knobs.stream_k = splits == 0;
-        knobs.pdl = splits == 3;
-        if (!launch_problem(cfg, knobs).empty()) continue;
-        expect_launch_passes_the_gate(*ctx, cfg, knobs, loaded, s);
+      for (const LaunchKnobs& knobs : launches) {
+        if (!why_not_supported(cfg, Problem{s, cfg.layout, cfg.acc}).empty() || !launch_problem(cfg, knobs).empty())
+          continue;
+        expect_launch_passes_the_gate(ctx, cfg, knobs, loaded, s,
+                                      [&](const Sm90Kernel& k) { check(k, cfg, knobs, s); });
       }
   }
+}
+
+LaunchKnobs launch_with(int splits, bool stream_k, bool persistent, bool pdl) {
+  LaunchKnobs k;
+  k.splits = splits;
+  k.stream_k = stream_k;
+  k.persistent = persistent;
+  k.pdl = pdl;
+  return k;
+}
+
+// The uniform warpgroup index (KernelConfig::uniform_warpgroup) on every sampled config as the
+// default space builds it: whole launches, and split-K and stream-K ones where the config takes
+// them, persistent, with programmatic dependent launch on the split ones.
+TEST(Sm90Kernel, UniformWarpgroupPassesTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  expect_space_builds_pass_the_gate(
+      *ctx, [](KernelConfig& c) { c.uniform_warpgroup = true; },
+      {launch_with(1, false, true, false), launch_with(3, false, true, true), launch_with(1, true, true, false)},
+      [](const Sm90Kernel&, const KernelConfig&, const LaunchKnobs&, const Shape&) {});
+}
+
+// The dynamic walk (KernelConfig::dynamic_walk) on every sampled config as the default space
+// builds it. Unsplit persistent launches take tiles from the workspace's counter: the gate runs
+// each launch more than once, so a counter a launch did not leave at zero would skip tiles in the
+// next and fail it. Split, stream-K and non-persistent launches of the same builds walk statically.
+TEST(Sm90Kernel, DynamicWalkPassesTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  expect_space_builds_pass_the_gate(
+      *ctx, [](KernelConfig& c) { c.dynamic_walk = true; },
+      {launch_with(1, false, true, true), launch_with(3, false, true, false), launch_with(1, true, true, false),
+       launch_with(1, false, false, false)},
+      [](const Sm90Kernel& k, const KernelConfig& cfg, const LaunchKnobs& knobs, const Shape& s) {
+        // K too short to split leaves one part: an unsplit launch, dynamic when persistent.
+        const bool unsplit = !knobs.stream_k && effective_splits(cfg, s.K, knobs.splits) == 1;
+        EXPECT_EQ(k.dynamic_walk(), unsplit && knobs.persistent) << k.note() << " on " << to_string(s);
+        if (k.dynamic_walk()) EXPECT_EQ(k.workspace_bytes(), kDynamicWalkWorkspaceBytes);
+      });
 }
 
 TEST(Sm90Kernel, RefusesWhatTmaCannotTake) {

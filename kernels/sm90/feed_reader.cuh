@@ -1,0 +1,49 @@
+// The reading side of the dynamic walk's feed (unit_feed.cuh): a role's place in the ring of unit
+// indices its cluster's feed publishes. It lives in the tile scheduler's cursor of builds with the
+// dynamic walk (tile_scheduler.cuh), so the walk's code in other builds is what it was.
+#pragma once
+#include "ptx/cluster.cuh"
+#include "ptx/mbarrier.cuh"
+
+namespace gemmforge::sm90 {
+
+// Slots in the feed's ring. Each holds an index until every reader of the cluster took it; four
+// let the feed run a unit or more ahead of the slowest reader (the producer is at most a ring of
+// stages ahead of the consumers, which may hold the next index while they store a tile).
+__host__ __device__ constexpr int feed_slots() { return 4; }
+
+struct FeedReader {
+  bool on = false;          // this launch takes its units from the feed
+  bool whole_warp = false;  // a consumer: every lane takes each index, lane 0 frees its slot
+  ptx::u64 *slots = nullptr, *full = nullptr, *empty = nullptr;  // this CTA's slot 0 and its barriers
+  int taken = 0;            // indices taken so far
+  mutable int peeked = -1;  // the next index, once read ahead (peek)
+
+  __device__ void start(ptx::u64* slot0, ptx::u64* full0, ptx::u64* empty0, bool launch_uses_it, bool consumer) {
+    slots = slot0, full = full0, empty = empty0, on = launch_uses_it, whole_warp = consumer;
+  }
+
+  // The next index, waiting until it is published; it stays in its slot until take().
+  __device__ int peek() const {
+    if (peeked < 0) {
+      const int s = taken % feed_slots();
+      ptx::mbarrier_wait_cluster(full + s, ptx::u32(taken / feed_slots()) & 1u);
+      peeked = int(*reinterpret_cast<volatile ptx::u64*>(slots + s));
+    }
+    return peeked;
+  }
+
+  // The next index, and its slot freed on the cluster's rank-0 CTA (whose feed refills it), after
+  // every lane of a consumer warp has read it.
+  __device__ int take() {
+    const int u = peek();
+    const int s = taken % feed_slots();
+    if (whole_warp) __syncwarp();
+    if (!whole_warp || ptx::lane_id() == 0)
+      ptx::mbarrier_arrive_release_cluster(ptx::map_shared_to_rank(ptx::smem_addr(empty + s), 0));
+    ++taken, peeked = -1;
+    return u;
+  }
+};
+
+}  // namespace gemmforge::sm90
