@@ -45,18 +45,12 @@ __device__ inline void mbarrier_arrive_cluster(u64* bar, u32 cta) {
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(map_shared_to_rank(smem_addr(bar), cta)) : "memory");
 }
 
-// Arrive on the mbarrier at window address `cluster_bar` (map_shared_to_rank) releasing at
-// cluster scope: this thread's earlier reads of the CTA's shared memory are done before a
-// thread of the barrier's CTA that waits on it (mbarrier_wait_cluster) overwrites what they read.
-__device__ inline void mbarrier_arrive_release_cluster(u32 cluster_bar) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
-}
-
-// Arrive on the mbarrier at window address `cluster_bar` and announce `bytes` that a
-// store_async_cluster into that CTA will complete in this phase.
+// Arrive on the mbarrier at window address `cluster_bar` (map_shared_to_rank) and announce
+// `bytes` that a store_async_cluster into that CTA completes in this phase. Release at CTA scope
+// (the default): the bytes are ordered by their own completion on the barrier, and a cluster-scope
+// release costs a GPU-wide fence (MEMBAR.ALL.GPU) that waits for this thread's loads in flight.
 __device__ inline void mbarrier_arrive_expect_tx_cluster(u32 cluster_bar, u32 bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(cluster_bar), "r"(bytes)
-               : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cluster.b64 _, [%0], %1;" ::"r"(cluster_bar), "r"(bytes) : "memory");
 }
 
 // A load from the cluster window (an address from map_shared_to_rank). What the owner wrote is

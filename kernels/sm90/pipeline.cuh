@@ -50,12 +50,13 @@ struct SharedStorage {
     return reinterpret_cast<ptx::u32*>(empty(T::kStages)) + consumer;
   }
   // The dynamic walk's feed (unit_feed.cuh), after the split flags: slot s's unit index and its
-  // full and empty barriers.
+  // full and empty barriers, and the barrier the producer arrives on as it starts each unit.
   __device__ ptx::u64* feed_slot(int s) const {
     return reinterpret_cast<ptx::u64*>(reinterpret_cast<unsigned char*>(empty(T::kStages)) + T::kSplitFlagBytes) + s;
   }
   __device__ ptx::u64* feed_full(int s) const { return feed_slot(feed_slots()) + s; }
   __device__ ptx::u64* feed_empty(int s) const { return feed_full(feed_slots()) + s; }
+  __device__ ptx::u64* feed_started() const { return feed_empty(feed_slots()); }
   // Two words per consumer: the first row and column of the part of a tile it staged for a
   // reduction inside a cluster. The same bytes as the split flags, which such a launch never uses.
   __device__ ptx::u32* staged_origin(int consumer) const {
@@ -65,11 +66,13 @@ struct SharedStorage {
 
 // A role's place in the dynamic walk's feed (feed_reader.cuh), in builds with it: the slots of
 // this CTA, whether the launch uses it, and whether the caller is a consumer (all of its lanes
-// take each index; lane 0 frees the slot) or the producer thread.
+// take each index; lane 0 frees the slot) or the producer thread, which in the cluster's rank-0
+// CTA also tells the feed when it starts a unit.
 template <class T>
 __device__ inline void start_feed_reader(FeedReader& feed, const SharedStorage<T>& smem, bool launch_uses_it,
-                                         bool whole_warp) {
-  feed.start(smem.feed_slot(0), smem.feed_full(0), smem.feed_empty(0), launch_uses_it, whole_warp);
+                                         bool whole_warp, bool tells_feed = false) {
+  feed.start(smem.feed_slot(0), smem.feed_full(0), smem.feed_empty(0), launch_uses_it, whole_warp,
+             tells_feed ? smem.feed_started() : nullptr);
 }
 
 // Thread 0 initialises the barriers; with clusters every CTA's barriers must be live before any
@@ -151,7 +154,7 @@ __device__ inline void produce(const SharedStorage<T>& smem, const ptx::TensorMa
   bool issued = false;
   int walked = 0;  // the walk's units so far, for trace.cuh's k-block stamps only
   auto cursor = sched.start();
-  if constexpr (dynamic_walk_of<T>()) start_feed_reader(cursor.feed, smem, sched.fed, false);
+  if constexpr (dynamic_walk_of<T>()) start_feed_reader(cursor.feed, smem, sched.fed, false, rank == 0);
   for (WorkUnit w; sched.next(cursor, rank, w); ++walked) {
     const int tm = w.tile_m, tn = w.tile_n;
     for (int kb = w.kb_begin; kb < w.kb_begin + w.kb_count; ++kb) {

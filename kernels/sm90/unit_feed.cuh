@@ -12,14 +12,18 @@
 //
 // How: one thread of the cluster's first CTA (warp 1 of the producer warpgroup) is the feed. It
 // publishes unit indices into a ring of feed_slots() slots in every CTA of the cluster: the first
-// is the cluster's index, the next ones come from an atomic add on the counter (plus the number
-// of clusters), fetched one ahead so the atomic's latency hides behind the current tile. Every
-// reader (the producer thread and each consumer warp of every CTA; FeedReader, feed_reader.cuh, in
-// the tile scheduler's cursor) takes each index in order and frees its slot on the first CTA's
-// empty barrier. An index past the last unit ends the walk;
-// each cluster takes exactly one, so a launch takes `units` indices in all, and the thread that
-// gets the last one (units - 1) sets the counter back to zero for the next launch on the stream.
-// The workspace is zeroed when made (src/runtime/sm90_kernel.cpp), like split-K's counters.
+// is the cluster's index; each next one it takes with an atomic add on the counter (plus the
+// number of clusters) when the CTA's producer starts the unit before it, so the atomic's latency
+// hides behind that unit's loads and a cluster holds at most one tile ahead of its producer. (A
+// feed that took its next tile as soon as a slot was free ran four tiles ahead: the tiles were
+// dealt almost as statically as before, and the last wave's were held by clusters still busy,
+// 2-20% slower: bench/NOTES.md, session 46.) Every reader (the producer thread and each consumer
+// warp of every CTA; FeedReader, feed_reader.cuh, in the tile scheduler's cursor) takes each index
+// in order and frees its slot on the first CTA's empty barrier. An index past the last unit ends
+// the walk; each cluster takes exactly one, so a launch takes `units` indices in all, and the
+// thread that gets the last one (units - 1) sets the counter back to zero for the next launch on
+// the stream. The workspace is zeroed when made (src/runtime/sm90_kernel.cpp), like split-K's
+// counters.
 #pragma once
 #include "ptx/cluster.cuh"
 #include "ptx/global.cuh"
@@ -42,6 +46,7 @@ __device__ inline void init_feed(const SharedStorage<T>& smem) {
     ptx::mbarrier_init(smem.feed_full(s), 1);  // the feed's arrival (with the slot's 8 bytes from another CTA)
     ptx::mbarrier_init(smem.feed_empty(s), feed_readers<T>() * T::kClusterSize);  // used in rank 0 only
   }
+  ptx::mbarrier_init(smem.feed_started(), 1);  // the rank-0 producer, as it takes each index
 }
 
 // The feed: one thread of the cluster's rank-0 CTA, for the whole launch.
@@ -51,9 +56,15 @@ __device__ inline void feed_units(const SharedStorage<T>& smem, ptx::u32* counte
   const int clusters = int(gridDim.x) / T::kClusterSize;
   int u = int(blockIdx.x) / T::kClusterSize;
   for (int i = 0;; ++i) {
+    if (i > 0) {  // the next tile, taken when the producer starts the one before it
+      mbarrier_wait(smem.feed_started(), u32(i - 1) & 1u);
+      const u32 taken = relaxed_add_gpu(counter, 1u);
+      if (taken == u32(units - 1)) atomicExch(counter, 0u);  // the launch's last take: reset for the next
+      u = int(taken) + clusters;
+    }
     const int s = i % feed_slots();
     const u32 lap = u32(i / feed_slots()) & 1u;
-    mbarrier_wait_cluster(smem.feed_empty(s), lap ^ 1u);  // a fresh barrier counts as freed
+    mbarrier_wait(smem.feed_empty(s), lap ^ 1u);  // a fresh barrier counts as freed
     for (u32 cta = 0; cta < u32(T::kClusterSize); ++cta) {
       if (cta == 0) {  // this CTA: a store its own barrier's arrival releases
         *reinterpret_cast<volatile u64*>(smem.feed_slot(s)) = u64(u);
@@ -66,12 +77,9 @@ __device__ inline void feed_units(const SharedStorage<T>& smem, ptx::u32* counte
     }
     if (u >= units) {
       // The CTA stays until every reader took the last index: none arrives on its barriers later.
-      mbarrier_wait_cluster(smem.feed_empty(s), lap);
+      mbarrier_wait(smem.feed_empty(s), lap);
       return;
     }
-    const u32 taken = relaxed_add_gpu(counter, 1u);
-    if (taken == u32(units - 1)) atomicExch(counter, 0u);  // the launch's last take: reset for the next
-    u = int(taken) + clusters;
   }
 }
 

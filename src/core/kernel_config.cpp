@@ -181,7 +181,7 @@ int KernelConfig::stage_ring_bytes() const { return stages * (block_m + block_n)
 
 int KernelConfig::shared_bytes_beside_epilogue() const {
   const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
-  const int feed = dynamic_walk ? 3 * 4 * 8 : 0;  // the dynamic walk's 4 slots and their two barriers
+  const int feed = dynamic_walk ? (3 * 4 + 1) * 8 : 0;  // the dynamic walk's 4 slots, their two barriers, one more
   return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + exchange_bytes() + barriers + feed;
 }
 

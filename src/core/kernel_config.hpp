@@ -74,7 +74,7 @@ struct KernelConfig {
   // (kernels/sm90/unit_feed.cuh), as cuBLAS's kernels do, instead of a fixed share of the walk:
   // the tiles that start together are then neighbours in the walk and read the boxes they share
   // at the same time, which L2 serves once (bench/NOTES.md, session 46). Unsplit persistent
-  // launches only (others walk statically); 96 bytes of shared memory. Not in the default space.
+  // launches only (others walk statically); 104 bytes of shared memory. Not in the default space.
   bool dynamic_walk = false;
 
   bool operator==(const KernelConfig&) const = default;

@@ -449,8 +449,9 @@ TEST(KernelConfig, UniformWarpgroupIsAFlagOfAnyConfigOutsideTheSpace) {
 }
 
 // The dynamic walk: a flag of the name and JSON (absent when off) that any config may take, with
-// its feed's 96 bytes of shared memory (4 slots, a full and an empty barrier each), which the
-// kernel asserts against this count at compile time (KernelCompile); not in the default space.
+// its feed's 104 bytes of shared memory (4 slots with a full and an empty barrier each, and the
+// producer's unit-started barrier), which the kernel asserts against this count at compile time
+// (KernelCompile); not in the default space.
 TEST(KernelConfig, DynamicWalkIsAFlagOfAnyConfigOutsideTheSpace) {
   for (const auto& [name, dynamic] : std::vector<std::pair<std::string, std::string>>{
            {"sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_lean",
@@ -461,7 +462,7 @@ TEST(KernelConfig, DynamicWalkIsAFlagOfAnyConfigOutsideTheSpace) {
     EXPECT_FALSE(c.to_json().contains("dynamic_walk"));
     const int plain_bytes = c.shared_bytes();
     c.dynamic_walk = true;
-    EXPECT_EQ(c.shared_bytes(), plain_bytes + 96) << name;
+    EXPECT_EQ(c.shared_bytes(), plain_bytes + 104) << name;
     LaunchKnobs split;
     split.splits = 3;
     expect_optional_knob_reads_back(c, dynamic, "dynamic_walk", split);
