@@ -76,8 +76,11 @@ __device__ inline void feed_units(const SharedStorage<T>& smem, ptx::u32* counte
       }
     }
     if (u >= units) {
-      // The CTA stays until every reader took the last index: none arrives on its barriers later.
-      mbarrier_wait(smem.feed_empty(s), lap);
+      // The CTA stays until every reader freed the last index and the (up to) three before it:
+      // the arrivals release at CTA scope only, so the last one landing would not order the
+      // earlier ones on other slots, and no arrival may reach this CTA after it left.
+      for (int j = i; j >= 0 && j > i - feed_slots(); --j)
+        mbarrier_wait(smem.feed_empty(j % feed_slots()), u32(j / feed_slots()) & 1u);
       return;
     }
   }

@@ -92,9 +92,10 @@ struct Plan {
   std::unique_ptr<Sm90Kernel> kernel;  // a gemmforge Hopper kernel from the table, if one serves it
   std::unique_ptr<Sm80Kernel> sm80;    // or a kernel of the sm80 family
   int cublaslt_algo = -1;              // cuBLASLt's algorithm the table names (256-byte operands)
-  // The kernel's split-K workspace, one per stream, zeroed when made. Per plan because its layout
-  // (where the counters end and the partial sums begin) depends on the problem: a workspace
-  // shared between shapes would leave one shape's partial sums where another keeps its counters.
+  // The kernel's workspace (split-K's or stream-K's sums and counters, the dynamic walk's tile
+  // counter), one per stream, zeroed when made. Per plan because its layout (where the counters
+  // end and the partial sums begin) depends on the problem: a workspace shared between shapes
+  // would leave one shape's partial sums where another keeps its counters.
   // Never freed while the handle lives: graphs captured from a stream keep pointing at it.
   std::map<cudaStream_t, DeviceBuffer> splitk_workspaces;
   // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
@@ -543,14 +544,15 @@ struct Handle::Impl {
     return r == Replays::always || (r == Replays::unless_back_to_back && !recent.back_to_back(stream, now));
   }
 
-  // The plan's split-K workspace on `stream`, made (outside a capture only) on first use.
+  // The plan's workspace on `stream`, made (outside a capture only) on first use.
   void* splitk_workspace(Plan& plan, cudaStream_t stream) {
     const size_t bytes = plan.kernel->workspace_bytes();
     if (auto it = plan.splitk_workspaces.find(stream); it != plan.splitk_workspaces.end()) return it->second.get();
     if (is_capturing(stream))
-      throw Error("this shape's kernel needs " + std::to_string(bytes >> 10) +
-                  " KiB of split-K workspace on this stream, which is being captured: make one call of this shape "
-                  "on the stream before capturing");
+      throw Error("this shape's kernel needs " + std::to_string(bytes) + " bytes of workspace (" +
+                  (plan.kernel->dynamic_walk() ? "the dynamic walk's tile counter" : "the partial sums and counters of its shared tiles") +
+                  ") on this stream, which is being captured: make one call of this shape on the stream before "
+                  "capturing");
     RelaxedCapture relaxed;
     DeviceBuffer ws(bytes);
     GF_CUDA(cudaMemsetAsync(ws.get(), 0, bytes, stream));
