@@ -7,7 +7,7 @@
 # The kernels it ran: commit 6a04871's with call4-kernels.patch (kept here; the feed changed again
 # after this call, before any commit).
 CALL=${CALL:-call4}
-tar xJf build/carry46.tar.xz
+[ -f build/carry46.tar.xz ] && tar xJf build/carry46.tar.xz  # this session's calls; later ones carry build/carry.tar.xz
 C=bench/results/2026-12-07-session46/commands
 C45=bench/results/2026-12-07-session45/commands
 source scripts/device_call.sh $CALL
