@@ -48,7 +48,7 @@ __device__ inline void mbarrier_arrive_cluster(u64* bar, u32 cta) {
 // Arrive on the mbarrier at window address `cluster_bar` (map_shared_to_rank) and announce
 // `bytes` that a store_async_cluster into that CTA completes in this phase. Release at CTA scope
 // (the default): the bytes are ordered by their own completion on the barrier, and a cluster-scope
-// release costs a GPU-wide fence (MEMBAR.ALL.GPU) that waits for this thread's loads in flight.
+// release compiles to a GPU-wide fence (MEMBAR.ALL.GPU).
 __device__ inline void mbarrier_arrive_expect_tx_cluster(u32 cluster_bar, u32 bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cluster.b64 _, [%0], %1;" ::"r"(cluster_bar), "r"(bytes) : "memory");
 }

@@ -39,10 +39,11 @@ struct FeedReader {
 
   // The next index, and its slot freed on the cluster's rank-0 CTA (whose feed refills it), after
   // every lane of a consumer warp has read it. The arrival releases at CTA scope only (a
-  // cluster-scope release is a GPU-wide fence, MEMBAR.ALL.GPU, which stalled the producer at every
-  // unit until its loads in flight landed: 8-17% slower, bench/NOTES.md, session 46); the read
-  // is done before it because the arrival waits on its value (u >= 0 always holds), and the slot
-  // is rewritten only after the feed saw every arrival and took its next tile from global memory.
+  // cluster-scope release compiles to a GPU-wide fence, MEMBAR.ALL.GPU, at every unit; builds
+  // with those fences were 7-15% slower than the static ones, 2-10% without: bench/NOTES.md,
+  // session 46); the read is done before it because the arrival waits on its value (u >= 0
+  // always holds), and the slot is rewritten only after the feed saw every arrival and took its
+  // next tile from global memory.
   __device__ int take() {
     const int u = peek();
     const int s = taken % feed_slots();

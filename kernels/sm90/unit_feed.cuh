@@ -15,15 +15,15 @@
 // is the cluster's index; each next one it takes with an atomic add on the counter (plus the
 // number of clusters) when the CTA's producer starts the unit before it, so the atomic's latency
 // hides behind that unit's loads and a cluster holds at most one tile ahead of its producer. (A
-// feed that took its next tile as soon as a slot was free ran four tiles ahead: the tiles were
-// dealt almost as statically as before, and the last wave's were held by clusters still busy,
-// 2-20% slower: bench/NOTES.md, session 46.) Every reader (the producer thread and each consumer
-// warp of every CTA; FeedReader, feed_reader.cuh, in the tile scheduler's cursor) takes each index
-// in order and frees its slot on the first CTA's empty barrier. An index past the last unit ends
-// the walk; each cluster takes exactly one, so a launch takes `units` indices in all, and the
-// thread that gets the last one (units - 1) sets the counter back to zero for the next launch on
-// the stream. The workspace is zeroed when made (src/runtime/sm90_kernel.cpp), like split-K's
-// counters.
+// feed that took its next tile as soon as a slot was free ran up to four tiles ahead: where 66
+// clusters shared 256 tiles it dealt them all at the start, and a cooperative 128x256 build was
+// 20% slower than its static twin there: bench/NOTES.md, session 46.) Every reader (the producer
+// thread and each consumer warp of every CTA; FeedReader, feed_reader.cuh, in the tile
+// scheduler's cursor) takes each index in order and frees its slot on the first CTA's empty
+// barrier. An index past the last unit ends the walk; each cluster takes exactly one, so a launch
+// takes `units` indices in all, and the thread that gets the last one (units - 1) sets the counter
+// back to zero for the next launch on the stream. The workspace is zeroed when made
+// (src/runtime/sm90_kernel.cpp), like split-K's counters.
 #pragma once
 #include "ptx/cluster.cuh"
 #include "ptx/global.cuh"
