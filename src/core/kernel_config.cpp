@@ -297,6 +297,10 @@ int effective_splits(const KernelConfig& c, int64_t K, int splits) {
   return int(std::max<int64_t>(1, std::min<int64_t>(splits, k_blocks)));
 }
 
+bool walks_dynamically(const KernelConfig& c, const LaunchKnobs& knobs, int splits) {
+  return c.dynamic_walk && knobs.persistent && splits == 1 && !knobs.stream_k && !knobs.cluster_reduction;
+}
+
 size_t splitk_workspace_bytes(const KernelConfig& c, int64_t M, int64_t N, int64_t K, int splits) {
   const int s = effective_splits(c, K, splits);
   if (s <= 1) return 0;

@@ -149,6 +149,10 @@ std::pair<KernelConfig, LaunchKnobs> parse_hopper_candidate_name(const std::stri
 
 // Split-K as the kernel runs it: `splits` clamped to the K blocks, so no part is empty.
 int effective_splits(const KernelConfig&, int64_t K, int splits);
+// Whether a launch of `c` with `knobs`, its K cut in `splits` parts (effective_splits), takes its
+// tiles with the dynamic walk (KernelConfig::dynamic_walk): unsplit persistent launches of builds
+// with it. The others walk statically (kernels/sm90/unit_feed.cuh).
+bool walks_dynamically(const KernelConfig& c, const LaunchKnobs& knobs, int splits);
 // Device workspace a split-K launch needs (kernels/sm90/split_k.cuh: counters, then a slot of
 // partial sums per CTA tile, consumer part and split); 0 when it does not split. It must be zeroed
 // once before its first use; each launch leaves it zeroed again.

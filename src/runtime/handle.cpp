@@ -97,7 +97,7 @@ struct Plan {
   // end and the partial sums begin) depends on the problem: a workspace shared between shapes
   // would leave one shape's partial sums where another keeps its counters.
   // Never freed while the handle lives: graphs captured from a stream keep pointing at it.
-  std::map<cudaStream_t, DeviceBuffer> splitk_workspaces;
+  std::map<cudaStream_t, DeviceBuffer> kernel_workspaces;
   // cuBLASLt, per operand alignment (256, 128, ..., 2 bytes): made when first needed.
   std::map<uint32_t, std::unique_ptr<LtPlan>> lt;
   // A call whose row strides TMA cannot take (core/staging.hpp): the operands it copies, and
@@ -492,7 +492,7 @@ struct Handle::Impl {
     const Operands inner = staged.operands_for(o);
     // Whatever can refuse the call does so before a copy is enqueued (a capture keeps no half).
     if (plan.kernel && plan.kernel->accepts(inner)) {
-      void* ws = plan.kernel->workspace_bytes() > 0 ? splitk_workspace(plan, stream) : nullptr;
+      void* ws = plan.kernel->workspace_bytes() > 0 ? kernel_workspace(plan, stream) : nullptr;
       plan.kernel->ready_for(inner);
       launch(plan, o, stream, replays_now(plan.kernel.get(), stream, now), [&](cudaStream_t s) {
         staged.run(o, s, [&](const Operands& x, cudaStream_t st) { plan.kernel->run_on(x, st, ws); });
@@ -545,9 +545,9 @@ struct Handle::Impl {
   }
 
   // The plan's workspace on `stream`, made (outside a capture only) on first use.
-  void* splitk_workspace(Plan& plan, cudaStream_t stream) {
+  void* kernel_workspace(Plan& plan, cudaStream_t stream) {
     const size_t bytes = plan.kernel->workspace_bytes();
-    if (auto it = plan.splitk_workspaces.find(stream); it != plan.splitk_workspaces.end()) return it->second.get();
+    if (auto it = plan.kernel_workspaces.find(stream); it != plan.kernel_workspaces.end()) return it->second.get();
     if (is_capturing(stream))
       throw Error("this shape's kernel needs " + std::to_string(bytes) + " bytes of workspace (" +
                   (plan.kernel->dynamic_walk() ? "the dynamic walk's tile counter" : "the partial sums and counters of its shared tiles") +
@@ -556,7 +556,7 @@ struct Handle::Impl {
     RelaxedCapture relaxed;
     DeviceBuffer ws(bytes);
     GF_CUDA(cudaMemsetAsync(ws.get(), 0, bytes, stream));
-    return plan.splitk_workspaces.emplace(stream, std::move(ws)).first->second.get();
+    return plan.kernel_workspaces.emplace(stream, std::move(ws)).first->second.get();
   }
 
   static bool is_capturing(cudaStream_t stream) { return gemmforge::is_capturing(stream); }
@@ -619,7 +619,7 @@ void Handle::hgemm(int64_t M, int64_t N, int64_t K, const __half* A, const __hal
   if (plan.staging.any()) return impl_->run_staged(plan, p, o, stream, now);
   // Addresses the kernel's TMA maps cannot take are served by cuBLASLt rather than refused.
   if (plan.kernel && plan.kernel->accepts(o)) {
-    void* ws = plan.kernel->workspace_bytes() > 0 ? impl_->splitk_workspace(plan, stream) : nullptr;
+    void* ws = plan.kernel->workspace_bytes() > 0 ? impl_->kernel_workspace(plan, stream) : nullptr;
     impl_->launch(plan, o, stream, impl_->replays_now(plan.kernel.get(), stream, now),
                   [&](cudaStream_t s) { plan.kernel->run_on(o, s, ws); });
     return;

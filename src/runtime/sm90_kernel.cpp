@@ -148,9 +148,7 @@ void Sm90Kernel::prepare(const Problem& caller, const std::vector<Operands>&) {
       throw Error(KernelCandidate{config_, knobs_}.name() + ": no cluster of " + std::to_string(splits_) +
                   " CTAs of this kernel fits on the GPU");
   }
-  // The dynamic walk (kernels/sm90/unit_feed.cuh) deals whole tiles from a counter in the
-  // workspace to a persistent grid; split, stream-K and non-persistent launches walk statically.
-  dynamic_walk_ = config_.dynamic_walk && knobs_.persistent && splits_ == 1 && !knobs_.stream_k && !in_cluster;
+  dynamic_walk_ = walks_dynamically(config_, knobs_, splits_);
   launch_flags_ = (knobs_.stream_k ? sm90::kFlagStreamK : 0) | (cooperative_ ? sm90::kFlagSlicedReduction : 0) |
                   (in_cluster ? sm90::kFlagClusterReduction : 0) | (dynamic_walk_ ? sm90::kFlagDynamicWalk : 0);
   workspace_bytes_ = in_cluster       ? 0

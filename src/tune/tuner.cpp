@@ -553,11 +553,11 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
       v.config.uniform_warpgroup = true;
       add(v, "a two-consumer finalist built with the uniform warpgroup index (--uniform-warpgroup-twins)");
     }
-    if (o_.dynamic_walk_twins && !c->config.dynamic_walk && c->knobs.splits == 1 && !c->knobs.stream_k &&
-        c->knobs.persistent) {
+    if (o_.dynamic_walk_twins && !c->config.dynamic_walk) {
       KernelCandidate v = *c;
       v.config.dynamic_walk = true;
-      add(v, "an unsplit finalist built with the dynamic walk (--dynamic-walk-twins)");
+      if (walks_dynamically(v.config, v.knobs, v.knobs.splits))
+        add(v, "an unsplit finalist built with the dynamic walk (--dynamic-walk-twins)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
       for (const auto& [cm, cn] : o_.cluster_twins) {

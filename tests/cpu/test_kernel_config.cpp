@@ -471,6 +471,24 @@ TEST(KernelConfig, DynamicWalkIsAFlagOfAnyConfigOutsideTheSpace) {
     for (const auto& k : config_space(l, Accum::f32)) EXPECT_FALSE(k.dynamic_walk) << k.name();
 }
 
+// Which launches take their tiles with the dynamic walk: unsplit persistent ones of builds with it
+// (a K too short to split counts as unsplit); split, stream-K and non-persistent launches walk
+// statically, and builds without the knob always do.
+TEST(KernelConfig, OnlyUnsplitPersistentLaunchesOfADynamicBuildWalkDynamically) {
+  auto c = KernelConfig::from_name("sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_dw_lean");
+  LaunchKnobs whole, split, streamk, once;
+  split.splits = 3;
+  streamk.stream_k = true;
+  once.persistent = false;
+  EXPECT_TRUE(walks_dynamically(c, whole, 1));
+  EXPECT_TRUE(walks_dynamically(c, split, 1));  // K of one block: one part
+  EXPECT_FALSE(walks_dynamically(c, split, 3));
+  EXPECT_FALSE(walks_dynamically(c, streamk, 1));
+  EXPECT_FALSE(walks_dynamically(c, once, 1));
+  c.dynamic_walk = false;
+  EXPECT_FALSE(walks_dynamically(c, whole, 1));
+}
+
 TEST(KernelConfig, SwapAbIsForKMajorOperandsAndDirectStores) {
   KernelConfig c;
   c.block_n = 64;
