@@ -568,8 +568,68 @@ TEST(Sm90Kernel, DynamicWalkPassesTheGate) {
         // K too short to split leaves one part: an unsplit launch, dynamic when persistent.
         const bool unsplit = !knobs.stream_k && effective_splits(cfg, s.K, knobs.splits) == 1;
         EXPECT_EQ(k.dynamic_walk(), unsplit && knobs.persistent) << k.note() << " on " << to_string(s);
-        if (k.dynamic_walk()) EXPECT_EQ(k.workspace_bytes(), kDynamicWalkWorkspaceBytes);
+        if (k.dynamic_walk()) {
+          EXPECT_EQ(k.workspace_bytes(), kDynamicWalkWorkspaceBytes);
+        }
       });
+}
+
+// A dynamic-walk launch takes its tiles from the workspace's counter, not from the static walk:
+// started at `skipped`, the counter hands out unit indices from clusters + skipped on, so the
+// cluster tiles clusters .. clusters + skipped - 1 are never written, every other tile is its
+// static twin's bit for bit, and the launch's last take sets the counter back to zero. (The gate
+// alone cannot tell: a build that ignored the flag would pass it.)
+TEST(Sm90Kernel, DynamicWalkTakesItsTilesFromTheCounter) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const KernelConfig plain = with_space_knobs(make({128, 128, 4, 2, Accum::f32, ConsumerMode::cooperative, 2, 1}));
+  KernelConfig dynamic = plain;
+  dynamic.dynamic_walk = true;
+  const auto compiled_plain = jit::compile_cached(compile_request(plain), cache);
+  const auto compiled_dynamic = jit::compile_cached(compile_request(dynamic), cache);
+  ASSERT_TRUE(compiled_plain.ok && compiled_dynamic.ok) << compiled_plain.log << compiled_dynamic.log;
+  // 8 x 24 whole cluster tiles of 256 x 128: more units than resident clusters plus the skipped.
+  const Shape s{2048, 3072, 512};
+  const Problem problem{s, plain.layout, plain.acc};
+  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+  buf.fill_for_timing(5, ctx->stream());
+  const LaunchKnobs knobs;  // unsplit, persistent
+  Sm90Kernel fixed(*ctx, plain, knobs, Sm90Kernel::load(plain, compiled_plain.cubin));
+  fixed.prepare(problem, {buf.guarded()});
+  Sm90Kernel walker(*ctx, dynamic, knobs, Sm90Kernel::load(dynamic, compiled_dynamic.cubin));
+  walker.use_caller_workspace();
+  walker.prepare(problem, {buf.guarded()});
+  ASSERT_TRUE(walker.dynamic_walk()) << walker.launch_detail();
+  const unsigned clusters = walker.grid_ctas() / 2, units = (2048 / 256) * (3072 / 128);
+  constexpr unsigned kSkipped = 3;
+  ASSERT_LT(clusters + kSkipped, units) << walker.launch_detail();
+  DeviceBuffer workspace(walker.workspace_bytes());
+  GF_CUDA(cudaMemsetAsync(workspace.get(), 0, walker.workspace_bytes(), ctx->stream()));
+
+  const size_t n = size_t(s.M * s.N);
+  auto c_after = [&](auto&& launch) {
+    std::vector<unsigned short> out(n);
+    GF_CUDA(cudaMemsetAsync(buf.guarded().C, 0xFF, n * 2, ctx->stream()));
+    launch();
+    GF_CUDA(cudaMemcpyAsync(out.data(), buf.guarded().C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
+    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+    return out;
+  };
+  const auto want = c_after([&] { fixed.run(buf.guarded()); });
+  GF_CUDA(cudaMemcpyAsync(workspace.get(), &kSkipped, sizeof kSkipped, cudaMemcpyHostToDevice, ctx->stream()));
+  const auto got = c_after([&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); });
+  size_t unwritten = 0, wrong = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (got[i] != want[i]) ++(got[i] == 0xFFFF ? unwritten : wrong);
+  EXPECT_EQ(wrong, 0u) << walker.launch_detail();
+  EXPECT_EQ(unwritten, size_t(kSkipped) * 256 * 128) << walker.launch_detail() << ": " << clusters << " clusters";
+  unsigned left = 1;
+  GF_CUDA(cudaMemcpyAsync(&left, workspace.get(), sizeof left, cudaMemcpyDeviceToHost, ctx->stream()));
+  GF_CUDA(cudaStreamSynchronize(ctx->stream()));
+  EXPECT_EQ(left, 0u) << "the launch's last take did not reset the counter";
+  EXPECT_EQ(c_after([&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); }), want)
+      << "the next launch, its counter back at zero, differs from the static walk's";
 }
 
 TEST(Sm90Kernel, RefusesWhatTmaCannotTake) {
