@@ -10,17 +10,19 @@
 #      tiles) from session 42's database carried to c9f8be4a (build/tunedb-h100.tar.xz): each
 #      decided problem's finalists timed with raster groups 1, 2 and 4 too (session 45 call 2:
 #      +3-4% on 1024^3 and 4096^2x1024 in separate runs). Its table is tables/h100.json's successor.
-# Carries build/carry.tar.xz (build/bin-ab); run `scripts/device_tree.sh slim` first.
+# CALL_S: the call's seconds (default 570). Carries build/carry.tar.xz (build/bin-ab); run
+# `scripts/device_tree.sh slim` first.
+CALL_S=${CALL_S:-570}
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "card: $name"
 CALL=call1 bash bench/results/2026-12-07-session46/commands/round4.sh
 case "$name" in
-  *H200*) exec env CALL=call1-tune CALL_S=$((570 - SECONDS)) bash bench/results/2026-12-07-session43/commands/h200-twin-tune.sh ;;
+  *H200*) exec env CALL=call1-tune CALL_S=$((CALL_S - SECONDS)) bash bench/results/2026-12-07-session43/commands/h200-twin-tune.sh ;;
 esac
 CALL=call1-raster
 source scripts/device_call.sh $CALL
 pack() { tar cJf $OUT/$CALL.tar.xz -C $OUT $CALL; }
-LEFT_S=$(( 570 - SECONDS - 30 ))
+LEFT_S=$(( CALL_S - SECONDS - 30 ))
 db=build/carried-db-h100
 [ -d $db ] || { tar xJf build/tunedb-h100.tar.xz && mv build/dbraw $db && gzip $db/*.csv; }
 echo "tune (h100, raster groups) for ${LEFT_S} s"
