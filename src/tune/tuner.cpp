@@ -556,7 +556,7 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
     if (o_.dynamic_walk_twins && !c->config.dynamic_walk) {
       KernelCandidate v = *c;
       v.config.dynamic_walk = true;
-      if (walks_dynamically(v.config, v.knobs, v.knobs.splits))
+      if (walks_dynamically(v.config, v.knobs, effective_splits(v.config, s.K, v.knobs.splits)))
         add(v, "an unsplit finalist built with the dynamic walk (--dynamic-walk-twins)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)

@@ -359,6 +359,19 @@ TEST(Sm90Kernel, SplitKSummedInsideAClusterPassesTheGate) {
 // Sums pushed inside a cluster (KernelConfig::cluster_push): the gate on both layouts, odd shapes
 // and cluster sizes that cut a tile's units unevenly (3, 13), and C bit for bit what the pulled
 // sum of the same config stores (both add the parts in rank order), run after run.
+// C's bits after `launch`, which finds C filled with 0xFF bytes (an fp16 NaN no real result
+// holds, so an element the launch did not write shows as 0xFFFF).
+template <class Launch>
+std::vector<unsigned short> c_after(DeviceContext& ctx, const ShapeBuffers& buf, Launch&& launch) {
+  const size_t n = size_t(buf.shape().M * buf.shape().N);
+  std::vector<unsigned short> out(n);
+  GF_CUDA(cudaMemsetAsync(buf.guarded().C, 0xFF, n * 2, ctx.stream()));
+  launch();
+  GF_CUDA(cudaMemcpyAsync(out.data(), buf.guarded().C, n * 2, cudaMemcpyDeviceToHost, ctx.stream()));
+  GF_CUDA(cudaStreamSynchronize(ctx.stream()));
+  return out;
+}
+
 TEST(Sm90Kernel, SplitKPushedInsideAClusterPassesTheGateAndMatchesThePulledSum) {
   GF_REQUIRE_GPU(ctx);
   if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
@@ -402,15 +415,7 @@ TEST(Sm90Kernel, SplitKPushedInsideAClusterPassesTheGateAndMatchesThePulledSum) 
         expect_gate_passes_and_rechecks(*ctx, k, buf, pushed.layout, pushed.acc, what);
         // The same inputs through both: C bit for bit, twice over for the pushed sum.
         buf.fill_for_timing(11, ctx->stream());
-        const size_t n = size_t(s.M * s.N);
-        auto c_of = [&](Sm90Kernel& kernel) {
-          std::vector<unsigned short> out(n);
-          GF_CUDA(cudaMemsetAsync(buf.guarded().C, 0xFF, n * 2, ctx->stream()));
-          kernel.run(buf.guarded());
-          GF_CUDA(cudaMemcpyAsync(out.data(), buf.guarded().C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
-          GF_CUDA(cudaStreamSynchronize(ctx->stream()));
-          return out;
-        };
+        auto c_of = [&](Sm90Kernel& kernel) { return c_after(*ctx, buf, [&] { kernel.run(buf.guarded()); }); };
         Sm90Kernel reference(*ctx, plain, knobs, loaded_plain);
         reference.prepare(problem, {buf.guarded()});
         const auto want = c_of(reference);
@@ -607,20 +612,11 @@ TEST(Sm90Kernel, DynamicWalkTakesItsTilesFromTheCounter) {
   DeviceBuffer workspace(walker.workspace_bytes());
   GF_CUDA(cudaMemsetAsync(workspace.get(), 0, walker.workspace_bytes(), ctx->stream()));
 
-  const size_t n = size_t(s.M * s.N);
-  auto c_after = [&](auto&& launch) {
-    std::vector<unsigned short> out(n);
-    GF_CUDA(cudaMemsetAsync(buf.guarded().C, 0xFF, n * 2, ctx->stream()));
-    launch();
-    GF_CUDA(cudaMemcpyAsync(out.data(), buf.guarded().C, n * 2, cudaMemcpyDeviceToHost, ctx->stream()));
-    GF_CUDA(cudaStreamSynchronize(ctx->stream()));
-    return out;
-  };
-  const auto want = c_after([&] { fixed.run(buf.guarded()); });
+  const auto want = c_after(*ctx, buf, [&] { fixed.run(buf.guarded()); });
   GF_CUDA(cudaMemcpyAsync(workspace.get(), &kSkipped, sizeof kSkipped, cudaMemcpyHostToDevice, ctx->stream()));
-  const auto got = c_after([&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); });
+  const auto got = c_after(*ctx, buf, [&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); });
   size_t unwritten = 0, wrong = 0;
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < got.size(); ++i)
     if (got[i] != want[i]) ++(got[i] == 0xFFFF ? unwritten : wrong);
   EXPECT_EQ(wrong, 0u) << walker.launch_detail();
   EXPECT_EQ(unwritten, size_t(kSkipped) * 256 * 128) << walker.launch_detail() << ": " << clusters << " clusters";
@@ -628,7 +624,7 @@ TEST(Sm90Kernel, DynamicWalkTakesItsTilesFromTheCounter) {
   GF_CUDA(cudaMemcpyAsync(&left, workspace.get(), sizeof left, cudaMemcpyDeviceToHost, ctx->stream()));
   GF_CUDA(cudaStreamSynchronize(ctx->stream()));
   EXPECT_EQ(left, 0u) << "the launch's last take did not reset the counter";
-  EXPECT_EQ(c_after([&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); }), want)
+  EXPECT_EQ(c_after(*ctx, buf, [&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); }), want)
       << "the next launch, its counter back at zero, differs from the static walk's";
 }
 
