@@ -4,13 +4,9 @@
 #pragma once
 #include "ptx/cluster.cuh"
 #include "ptx/mbarrier.cuh"
+#include "sm90/feed_size.cuh"
 
 namespace gemmforge::sm90 {
-
-// Slots in the feed's ring. Each holds an index until every reader of the cluster took it; four
-// let the feed run a unit or more ahead of the slowest reader (the producer is at most a ring of
-// stages ahead of the consumers, which may hold the next index while they store a tile).
-__host__ __device__ constexpr int feed_slots() { return 4; }
 
 struct FeedReader {
   bool on = false;          // this launch takes its units from the feed

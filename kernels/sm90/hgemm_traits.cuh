@@ -6,6 +6,7 @@
 #include "ptx/common.cuh"
 #include "ptx/wgmma.cuh"
 #include "sm90/feed_reader.cuh"
+#include "sm90/feed_size.cuh"
 #include "sm90/optional_knobs.cuh"
 
 namespace gemmforge::sm90 {
@@ -39,12 +40,12 @@ __host__ __device__ constexpr int ksplit_exchange_bytes() {
                              : 0;
 }
 
-// The dynamic walk's feed (unit_feed.cuh): feed_slots() unit indices, each with a full and an
-// empty mbarrier, and the producer's unit-started barrier; nothing in other builds. A function, not an HgemmTraits member: a new member
-// would be emitted into every cubin (NVRTC's -default-device) and change every build's code.
+// The dynamic walk's feed (feed_size.cuh); nothing in other builds. A function, not an
+// HgemmTraits member: a new member would be emitted into every cubin (NVRTC's -default-device)
+// and change every build's code.
 template <class Knobs>
 __host__ __device__ constexpr int feed_bytes() {
-  return dynamic_walk_of<Knobs>() ? (3 * feed_slots() + 1) * 8 : 0;
+  return dynamic_walk_of<Knobs>() ? feed_shared_bytes() : 0;
 }
 
 // Knobs: a struct with static constexpr members kBlockM, kBlockN, kStages, kConsumers, kPingPong,

@@ -68,4 +68,12 @@ __host__ __device__ constexpr bool dynamic_walk_of() {
   else return false;
 }
 
+// The walk along N: raster groups of cluster-tile columns, n fastest inside, serpentine in m
+// (walk_along_n.cuh), cuBLAS's order, instead of groups of rows with m fastest.
+template <class Knobs>
+__host__ __device__ constexpr bool walk_n_of() {
+  if constexpr (requires { Knobs::kWalkN; }) return Knobs::kWalkN;
+  else return false;
+}
+
 }  // namespace gemmforge::sm90

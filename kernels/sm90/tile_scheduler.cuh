@@ -19,6 +19,9 @@
 // (unit_feed.cuh): the cursor then reads them from the feed (FeedReader) instead of stepping by
 // `clusters`. Other builds' cursors and walks are what they were.
 //
+// With kWalkN (optional_knobs.cuh) the groups are of cluster-tile columns instead, n fastest inside
+// and serpentine in m (walk_along_n.cuh): cuBLAS's order. `group_m` then counts columns.
+//
 // With kFastWalk (optional_knobs.cuh) the walk divides by multiply and shift (FastDivisor): its
 // four integer divisions cost a cooperative unit ~0.3 µs between tiles, in every consumer warp,
 // while the tensor cores wait (bench/NOTES.md, session 31: +1.1% on cooperative 128x256, +1.8% at
@@ -26,6 +29,7 @@
 #pragma once
 #include "sm90/feed_reader.cuh"
 #include "sm90/optional_knobs.cuh"
+#include "sm90/walk_along_n.cuh"
 #include "sm90/work_division.cuh"
 
 namespace gemmforge::sm90 {
@@ -51,8 +55,8 @@ struct WorkUnit {
 };
 
 // The divisors of the fast walk, set once per launch: the tiles of a group of group_m rows, its
-// rows, and the rows of the last group. Empty without kFastWalk, so that build's scheduler is
-// what it was.
+// rows, and the rows of the last group (in the walk along N: columns for rows, set with the axes
+// swapped). Empty without kFastWalk, so that build's scheduler is what it was.
 template <bool kFastWalk>
 struct WalkDivisors {
   FastDivisor per_group, group_rows, last_rows;
@@ -93,10 +97,11 @@ struct FeedSwitch<true> {
   __device__ explicit FeedSwitch(bool dynamic) : fed(dynamic) {}
 };
 
-template <int kClusterM, int kClusterN, bool kPartsApart = false, bool kFastWalk = false, bool kDynamicWalk = false>
+template <int kClusterM, int kClusterN, bool kPartsApart = false, bool kFastWalk = false, bool kDynamicWalk = false,
+          bool kWalkN = false>
 struct TileScheduler : FeedSwitch<kDynamicWalk> {
   int tiles_m, tiles_n;  // in cluster tiles
-  int group_m;
+  int group_m;           // cluster-tile rows per raster group (columns in the walk along N)
   int k_blocks, splits;  // splits <= k_blocks, so no part is empty
   bool stream_k;         // only without clusters (the host's rule)
   StreamKPlan sk;
@@ -122,7 +127,8 @@ struct TileScheduler : FeedSwitch<kDynamicWalk> {
       index_units = tiles_m * tiles_n * splits;
     }
     if constexpr (kPartsApart) parts_apart = splits > 1 && !cluster_reduction && index_units <= stride();
-    divisors.set(group_m, tiles_m, tiles_n);
+    if constexpr (kWalkN) divisors.set(group_m, tiles_n, tiles_m);
+    else divisors.set(group_m, tiles_m, tiles_n);
   }
 
   __device__ static int first() { return blockIdx.x / (kClusterM * kClusterN); }
@@ -208,7 +214,15 @@ struct TileScheduler : FeedSwitch<kDynamicWalk> {
   // over the matrix edge still runs (its partner needs its half of the shared operand); TMA reads
   // zeros there and the epilogue writes nothing.
   __device__ void tile_of(int t, unsigned rank, int& tile_m, int& tile_n) const {
-    if constexpr (kFastWalk) {
+    if constexpr (kWalkN) {
+      int m, n;
+      if constexpr (kFastWalk)
+        walk_along_n(t, tiles_m, tiles_n, group_m, divisors.per_group, divisors.group_rows, divisors.last_rows, m, n);
+      else
+        walk_along_n(t, tiles_m, tiles_n, group_m, m, n);
+      tile_m = m * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
+      tile_n = n * kClusterN + int(cluster_rank_n<kClusterM, kClusterN>(rank));
+    } else if constexpr (kFastWalk) {
       const int group = divisors.per_group.div(t);
       const int first_m = group * group_m;
       // A copy, not a reference: a reference to either member put the scheduler in local memory.
@@ -230,7 +244,7 @@ struct TileScheduler : FeedSwitch<kDynamicWalk> {
 
 // The scheduler of a kernel's traits (its cluster and optional knobs).
 template <class T>
-using SchedulerOf =
-    TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(), fast_walk_of<T>(), dynamic_walk_of<T>()>;
+using SchedulerOf = TileScheduler<T::kClusterM, T::kClusterN, parts_apart_of<T>(), fast_walk_of<T>(),
+                                  dynamic_walk_of<T>(), walk_n_of<T>()>;
 
 }  // namespace gemmforge::sm90

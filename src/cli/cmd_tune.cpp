@@ -53,6 +53,7 @@ struct TuneArgs {
   bool space_twins = false;
   bool uniform_warpgroup_twins = false;
   bool dynamic_walk_twins = false;
+  bool walk_n_twins = false;
   double timeout_s = 30;
   double time_limit_s = 0;
   unsigned compile_threads = 0;
@@ -167,6 +168,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.space_twins = a.space_twins;
     o.uniform_warpgroup_twins = a.uniform_warpgroup_twins;
     o.dynamic_walk_twins = a.dynamic_walk_twins;
+    o.walk_n_twins = a.walk_n_twins;
     for (const auto& t : split_list(a.cluster_twins)) {
       const auto x = t.find('x');
       const auto cm = parse_integer(t.substr(0, x)), cn = x == std::string::npos ? std::nullopt : parse_integer(t.substr(x + 1));
@@ -264,7 +266,9 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "--uniform-warpgroup-twins with each two-consumer finalist built with the uniform warpgroup index\n"
       "(wgmma descriptors in uniform registers: 1.7-1.9% faster on 128x256 cooperative and 128x176 ping-pong);\n"
       "--dynamic-walk-twins with each unsplit persistent finalist built with the dynamic walk (clusters take\n"
-      "tiles from a counter as they free up, as cuBLAS's kernels do, so tiles that start together meet in L2).\n"
+      "tiles from a counter as they free up, as cuBLAS's kernels do, so tiles that start together meet in L2);\n"
+      "--walk-n-twins with each finalist built to walk its tiles as cuBLAS's kernels do (raster groups of tile\n"
+      "columns, n fastest, serpentine in m).\n"
       "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
       "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
       "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"
@@ -347,7 +351,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "compare heavy problems decided earlier again, with --heavy-finalists, from the measurements in "
                 "the database (nothing new measured)");
   cmd->add_option("--raster-groups", args->raster_groups,
-                  "comma list of raster groups (tile rows per group, e.g. 1,2): each problem's finalists are also "
+                  "comma list of raster groups (tile rows per group, columns for _wn builds; e.g. 1,2): each problem's finalists are also "
                   "measured launched with each (beyond the budget) and the final compares them too; decided problems "
                   "are reopened for it. For store-bound shapes (small K), whose C is written faster along whole rows");
   cmd->add_flag("--parts-apart", args->parts_apart,
@@ -378,6 +382,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "each problem's unsplit persistent Hopper finalists are also measured built with the dynamic walk "
                 "(tiles taken from a counter as clusters free up), beyond the budget, and the final compares them too; "
                 "decided problems are reopened for it");
+  cmd->add_flag("--walk-n-twins", args->walk_n_twins,
+                "each problem's Hopper finalists are also measured built to walk along N (raster groups of tile "
+                "columns, n fastest, serpentine in m; automatic group), beyond the budget, and the final compares them "
+                "too; decided problems are reopened for it");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/covering_sample.hpp"
+#include "sm90/feed_size.cuh"       // the dynamic walk's shared memory, counted as the kernel lays it out
 #include "sm90/work_division.cuh"  // stream-K arithmetic, shared with the kernel
 
 namespace gemmforge {
@@ -23,8 +24,8 @@ const char* mode_name(ConsumerMode m) {
 }
 
 // The config flags a name may end with, in the order name() writes them (from_name sets each).
-constexpr std::array<std::string_view, 9> kConfigFlagSuffixes = {"mc", "tmastore", "swap", "fw", "uw",
-                                                                  "dw", "pa",       "push", "lean"};
+constexpr std::array<std::string_view, 10> kConfigFlagSuffixes = {"mc", "tmastore", "swap", "fw",   "uw",
+                                                                   "dw", "wn",       "pa",   "push", "lean"};
 
 ConsumerMode parse_mode_name(const std::string& s) {
   if (s == "coop" || s == "cooperative") return ConsumerMode::cooperative;
@@ -65,7 +66,7 @@ std::string KernelConfig::name() const {
   o << "sm90_" << to_string(layout) << "_" << to_string(acc) << "_" << block_m << "x" << block_n << "x" << block_k
     << "_s" << stages << "_c" << consumers << "_" << mode_name(mode) << "_" << cluster_m << "x" << cluster_n
     << (multicast ? "_mc" : "") << (tma_store ? "_tmastore" : "") << (swap_ab ? "_swap" : "") << (fast_walk ? "_fw" : "")
-    << (uniform_warpgroup ? "_uw" : "") << (dynamic_walk ? "_dw" : "") << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "")
+    << (uniform_warpgroup ? "_uw" : "") << (dynamic_walk ? "_dw" : "") << (walk_n ? "_wn" : "") << (parts_apart ? "_pa" : "") << (cluster_push ? "_push" : "")
     << (lean_cluster_sync ? "_lean" : "");
   return o.str();
 }
@@ -84,6 +85,7 @@ nlohmann::json KernelConfig::to_json() const {
   if (fast_walk) j["fast_walk"] = true;
   if (uniform_warpgroup) j["uniform_warpgroup"] = true;
   if (dynamic_walk) j["dynamic_walk"] = true;
+  if (walk_n) j["walk_n"] = true;
   return j;
 }
 
@@ -109,6 +111,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
     c.fast_walk = j.value("fast_walk", false);
     c.uniform_warpgroup = j.value("uniform_warpgroup", false);
     c.dynamic_walk = j.value("dynamic_walk", false);
+    c.walk_n = j.value("walk_n", false);
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("kernel config: ") + e.what());
@@ -116,7 +119,7 @@ KernelConfig KernelConfig::from_json(const nlohmann::json& j) {
 }
 
 KernelConfig KernelConfig::from_name(const std::string& name) {
-  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_fw][_uw][_dw][_pa][_push][_lean]
+  // sm90_<layout>_<acc>_<BM>x<BN>x<BK>_s<stages>_c<consumers>_<mode>_<CM>x<CN>[_mc][_tmastore][_swap][_fw][_uw][_dw][_wn][_pa][_push][_lean]
   std::vector<std::string> part;
   std::stringstream in(name);
   for (std::string p; std::getline(in, p, '_');) part.push_back(p);
@@ -155,6 +158,7 @@ KernelConfig KernelConfig::from_name(const std::string& name) {
     else if (part[i] == "fw") c.fast_walk = true;
     else if (part[i] == "uw") c.uniform_warpgroup = true;
     else if (part[i] == "dw") c.dynamic_walk = true;
+    else if (part[i] == "wn") c.walk_n = true;
     else throw bad("unknown suffix '" + part[i] + "'");
   }
   if (c.name() != name) throw bad("reads back as '" + c.name() + "'");
@@ -181,7 +185,7 @@ int KernelConfig::stage_ring_bytes() const { return stages * (block_m + block_n)
 
 int KernelConfig::shared_bytes_beside_epilogue() const {
   const int barriers = 2 * stages * 8 + 16;  // full and empty per stage, and split-K flags
-  const int feed = dynamic_walk ? (3 * 4 + 1) * 8 : 0;  // the dynamic walk's 4 slots, their two barriers, one more
+  const int feed = dynamic_walk ? sm90::feed_shared_bytes() : 0;
   return 1024 /* 1024-byte alignment of the swizzled tiles */ + stage_ring_bytes() + exchange_bytes() + barriers + feed;
 }
 
@@ -407,6 +411,15 @@ int auto_group_m(const KernelConfig& c, int resident_clusters, int64_t M) {
   return int(std::clamp<int64_t>(std::llround(rows), 1, tile_rows));
 }
 
+int auto_group(const KernelConfig& c, int resident_clusters, int64_t M, int64_t N) {
+  if (!c.walk_n) return auto_group_m(c, resident_clusters, M);
+  // The walk along N is the default walk of the transposed grid: tile height and width swap.
+  KernelConfig turned = c;
+  std::swap(turned.block_m, turned.block_n);
+  std::swap(turned.cluster_m, turned.cluster_n);
+  return auto_group_m(turned, resident_clusters, N);
+}
+
 std::vector<std::string> validity_problems(const KernelConfig& c) {
   std::vector<std::string> p;
   auto need = [&](bool ok, const std::string& why) {
@@ -543,6 +556,7 @@ std::string jit_source(const KernelConfig& c, const ShapeConstants& constants) {
     << (c.fast_walk ? "  static constexpr bool kFastWalk = true;\n" : "")
     << (c.uniform_warpgroup ? "  static constexpr bool kUniformWarpgroup = true;\n" : "")
     << (c.dynamic_walk ? "  static constexpr bool kDynamicWalk = true;\n" : "")
+    << (c.walk_n ? "  static constexpr bool kWalkN = true;\n" : "")
     << "};\n"
     << "using Traits = gemmforge::sm90::HgemmTraits<Knobs>;\n"
     << "static_assert(Traits::kSmemBytes"

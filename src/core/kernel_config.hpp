@@ -76,9 +76,15 @@ struct KernelConfig {
   // at the same time, which L2 serves once (bench/NOTES.md, session 46). Unsplit persistent
   // launches only (others walk statically); 104 bytes of shared memory. Not in the default space.
   bool dynamic_walk = false;
+  // Raster groups of cluster-tile columns, n fastest inside a group and odd groups walking m from
+  // the last row up (kernels/sm90/walk_along_n.cuh): the order cuBLAS's Hopper kernels visit
+  // their tiles in (bench/NOTES.md, session 46), where the default walk groups rows with m
+  // fastest. LaunchKnobs::group_m then counts columns. Not in the default space: the tuner
+  // measures it as a twin of finalists (tune --walk-n-twins).
+  bool walk_n = false;
 
   bool operator==(const KernelConfig&) const = default;
-  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_fw][_uw][_dw][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
+  std::string name() const;    // e.g. "sm90_tn_f32_128x128x64_s4_c2_coop_1x1[_mc][_tmastore][_swap][_fw][_uw][_dw][_wn][_pa][_push][_lean]" (mode coop, pingpong or ksplit)
   nlohmann::json to_json() const;
   static KernelConfig from_json(const nlohmann::json&);  // throws Error on bad or missing fields
   // The inverse of name(); throws Error naming the part it cannot read.
@@ -110,8 +116,9 @@ inline constexpr size_t kDynamicWalkWorkspaceBytes = 256;
 // Run-time knobs: the same cubin serves every value.
 struct LaunchKnobs {
   bool persistent = true;  // grid = min(tiles, SMs) CTAs walking tiles; else one CTA per tile
-  // Tile-rows per raster group. 0 = auto: the rows that make one wave of resident CTAs cover a
-  // square of C, so each wave reads the least of A and B from DRAM (auto_group_m).
+  // Tile-rows per raster group (columns in builds that walk along N, KernelConfig::walk_n). 0 =
+  // auto: the rows (columns) that make one wave of resident CTAs cover a square of C, so each wave
+  // reads the least of A and B from DRAM (auto_group).
   int group_m = 0;
   // Split-K: each output tile's K range is cut into `splits` parts computed by different CTAs;
   // the last part to finish adds the others' partial sums (from a workspace, in split order, so
@@ -196,6 +203,10 @@ KernelConfig config_for_launch(KernelConfig, const LaunchKnobs&);
 // The raster group (in cluster-tile rows) for which `resident` clusters cover about as many rows
 // of C as columns: sqrt(resident · tile width / tile height), within 1..tile rows.
 int auto_group_m(const KernelConfig&, int resident_clusters, int64_t M);
+// The launch's automatic raster group: auto_group_m, or for a build that walks along N the
+// columns for which the resident clusters cover a square, sqrt(resident · tile height / tile
+// width), within 1..tile columns. M and N as the kernel sees them (swapped by swap-AB).
+int auto_group(const KernelConfig&, int resident_clusters, int64_t M, int64_t N);
 
 inline constexpr int kMaxSharedBytesPerCta = 232448;  // 227 KB on sm_90
 // Accumulator registers a consumer thread may hold, of the 232-240 it gets. f16 accumulators need

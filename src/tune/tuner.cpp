@@ -176,7 +176,7 @@ class Tuner {
   };
   bool wants_finalist_variants() const {
     return !o_.raster_groups.empty() || o_.parts_apart || o_.cluster_push || !o_.cluster_twins.empty() || o_.ksplit_twins ||
-           o_.space_twins || o_.uniform_warpgroup_twins || o_.dynamic_walk_twins;
+           o_.space_twins || o_.uniform_warpgroup_twins || o_.dynamic_walk_twins || o_.walk_n_twins;
   }
   std::vector<FinalistVariant> raster_variants(const Shape&, const std::map<std::string, Measurement>& known, bool heavy_problem) const;
   void measure_raster_variants(const Shape&, Layout, std::map<std::string, Measurement>& known,
@@ -513,8 +513,10 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
                                                            bool heavy_problem) const {
   std::vector<FinalistVariant> out;
   if (!wants_finalist_variants()) return out;
+  // Once each: two finalists may have one twin (the walk along N drops a finalist's raster group).
   auto add = [&](const KernelCandidate& v, std::string why) {
-    if (!known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back({v, std::move(why)});
+    const bool listed = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.candidate.name() == v.name(); });
+    if (!listed && !known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back({v, std::move(why)});
   };
   for (const auto& name : fastest_passing(known, finalist_count(heavy_problem))) {
     const auto c = candidate_named(db_, name);
@@ -558,6 +560,12 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
       v.config.dynamic_walk = true;
       if (walks_dynamically(v.config, v.knobs, effective_splits(v.config, s.K, v.knobs.splits)))
         add(v, "an unsplit finalist built with the dynamic walk (--dynamic-walk-twins)");
+    }
+    if (o_.walk_n_twins && !c->config.walk_n) {
+      KernelCandidate v = *c;
+      v.config.walk_n = true;
+      v.knobs.group_m = 0;  // the finalist's group counts rows; the twin's counts columns
+      add(v, "a finalist built to walk along N (--walk-n-twins)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
       for (const auto& [cm, cn] : o_.cluster_twins) {
@@ -1019,7 +1027,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins}, {"space_twins", o.space_twins}, {"uniform_warpgroup_twins", o.uniform_warpgroup_twins}, {"dynamic_walk_twins", o.dynamic_walk_twins},
+                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins}, {"space_twins", o.space_twins}, {"uniform_warpgroup_twins", o.uniform_warpgroup_twins}, {"dynamic_walk_twins", o.dynamic_walk_twins}, {"walk_n_twins", o.walk_n_twins},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()

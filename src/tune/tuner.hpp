@@ -73,10 +73,11 @@ struct TuneOptions {
   // heavy_finalists, from the measurements in the database (nothing new is measured), once per run.
   bool refinal_heavy = false;
   // --raster-groups: each problem's finalists (fastest Hopper candidates by estimate) are also
-  // measured with each of these raster groups (LaunchKnobs::group_m, tile rows), beyond the
-  // budget, and the final compares them too; decided problems are reopened for it, once per run
-  // and only while one of those variants is unmeasured. A store-bound launch writes C faster
-  // along whole rows than in the square waves of the automatic group (bench/NOTES.md, session 21).
+  // measured with each of these raster groups (LaunchKnobs::group_m: tile rows, or columns in
+  // builds that walk along N), beyond the budget, and the final compares them too; decided
+  // problems are reopened for it, once per run and only while one of those variants is
+  // unmeasured. A store-bound launch writes C faster along whole rows than in the square waves of
+  // the automatic group (bench/NOTES.md, session 21).
   std::vector<int> raster_groups;
   // --parts-apart: likewise, each finalist that is a split launch summed through global memory is
   // also measured built with its parts apart (KernelConfig::parts_apart): the CTAs that start
@@ -112,6 +113,10 @@ struct TuneOptions {
   // measured built with the dynamic walk (KernelConfig::dynamic_walk: clusters take tiles from a
   // counter as they free up, so tiles that start together share their boxes in L2).
   bool dynamic_walk_twins = false;
+  // --walk-n-twins: likewise, each Hopper finalist is also measured built to walk along N
+  // (KernelConfig::walk_n: raster groups of tile columns, n fastest, serpentine in m; cuBLAS's
+  // order) with the automatic group, whose size then counts columns.
+  bool walk_n_twins = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start
   std::string baseline = "cublaslt-autotune";

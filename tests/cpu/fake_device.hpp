@@ -44,6 +44,7 @@ struct FakeSpeedups {
   double lean_sync = 1.0;     // a build with lean cluster sync (--lean-sync-speedup)
   double uniform_warpgroup = 1.0;  // a build with the uniform warpgroup index (--uniform-warpgroup-speedup)
   double dynamic_walk = 1.0;  // a build with the dynamic walk (--dynamic-walk-speedup)
+  double walk_n = 1.0;        // a build that walks along N (--walk-n-speedup)
 };
 
 // An sm80 kernel is modelled as the Hopper kernel of its tile (one consumer, its stages), so
@@ -69,7 +70,8 @@ inline double fake_candidate_us(const Shape& s, const KernelCandidate& cand, con
                         (cand.config.mode == ConsumerMode::ksplit ? speedups.ksplit : 1.0) *
                         (cand.config.lean_cluster_sync ? speedups.lean_sync : 1.0) *
                         (cand.config.uniform_warpgroup ? speedups.uniform_warpgroup : 1.0) *
-                        (cand.config.dynamic_walk ? speedups.dynamic_walk : 1.0);
+                        (cand.config.dynamic_walk ? speedups.dynamic_walk : 1.0) *
+                        (cand.config.walk_n ? speedups.walk_n : 1.0);
   if (cand.sm80_config() || cand.specialized()) return fake_hopper_us(s, model) * noise / (speedup * raster);
   return fake_hopper_us(s, cand) / raster;
 }

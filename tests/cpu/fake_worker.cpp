@@ -103,6 +103,7 @@ int main(int argc, char** argv) {
     else if (a == "--lean-sync-speedup") plan.speedups.lean_sync = std::stod(value());
     else if (a == "--uniform-warpgroup-speedup") plan.speedups.uniform_warpgroup = std::stod(value());
     else if (a == "--dynamic-walk-speedup") plan.speedups.dynamic_walk = std::stod(value());
+    else if (a == "--walk-n-speedup") plan.speedups.walk_n = std::stod(value());
     else if (a == "--steady-slower") plan.steady_slower.insert(value());
     else if (a == "--crash" || a == "--hang" || a == "--garbage" || a == "--exit" || a == "--fatal" || a == "--wrong")
       plan.misbehave[value()] = a.substr(2);

@@ -220,6 +220,27 @@ TEST(KernelCompile, DynamicWalkTakesTilesFromACounter) {
   expect_knob_sass_counts(c, dynamic, "kDynamicWalk", {{"ATOMG", +1}, {"STAS", +1}});
 }
 
+// The walk along N, a cubin of its own on builds with and without the fast walk (and with the
+// dynamic walk, whose fed tiles it places too), none spilling or using local memory.
+TEST(KernelCompile, WalkAlongNBuildsItsOwnCodeWithoutLocalMemory) {
+  const auto fast = KernelConfig::from_name("sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_lean");
+  auto plain = fast;
+  plain.fast_walk = false;
+  auto fed = fast;
+  fed.dynamic_walk = true;
+  for (const auto& c : {fast, plain, fed}) {
+    KernelConfig walked = c;
+    walked.walk_n = true;
+    jit::CompileResult before, after;
+    ASSERT_NO_FATAL_FAILURE(compile_knob_twins(c, walked, "kWalkN", before, after));
+    EXPECT_EQ(jit::parse_ptxas_info(after.log).spill_bytes, 0) << walked.name() << "\n" << after.log;
+    if (testing::can_disassemble()) {
+      EXPECT_EQ(testing::sass_of(after.cubin, walked.name()).find("LDL"), std::string::npos)
+          << "local memory in " << walked.name();
+    }
+  }
+}
+
 // The fast walk's divisors are made before the grid-dependency wait (ACQBULK in SASS), where PDL
 // overlaps them with the previous kernel's tail: after it they delayed every launch's first loads
 // by ~0.25 µs (bench/NOTES.md, session 41).

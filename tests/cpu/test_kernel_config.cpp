@@ -246,6 +246,21 @@ TEST(KernelConfig, AutoRasterGroupCoversASquarePerWave) {
   EXPECT_EQ(auto_group_m(c, 0, 64), 1);
 }
 
+// A build that walks along N groups columns: its automatic group is the columns for which a wave
+// covers a square, the default walk's rule on the transposed tile grid.
+TEST(KernelConfig, AutoRasterGroupOfTheWalkAlongNCountsColumns) {
+  KernelConfig c;
+  c.block_n = 256;  // 128x256: 132 CTAs cover ~8 columns × 16.5 rows ≈ 2048 × 2112
+  EXPECT_EQ(auto_group(c, 132, 8192, 8192), auto_group_m(c, 132, 8192));  // the default walk: rows
+  c.walk_n = true;
+  EXPECT_EQ(auto_group(c, 132, 8192, 8192), 8);
+  EXPECT_EQ(auto_group(c, 132, 8192, 1000), 4);  // never more group columns than tile columns
+  c.cluster_m = 2;  // cluster tiles of 256x256, 66 of them: ~8 × 8
+  c.multicast = true;
+  EXPECT_EQ(auto_group(c, 66, 8192, 8192), 8);
+  EXPECT_EQ(auto_group(c, 0, 64, 64), 1);
+}
+
 TEST(KernelConfig, NameRoundTripsOverTheWholeSpace) {
   for (Layout l : {Layout::tn, Layout::nn})
     for (Accum a : {Accum::f32, Accum::f16})
@@ -469,6 +484,30 @@ TEST(KernelConfig, DynamicWalkIsAFlagOfAnyConfigOutsideTheSpace) {
   }
   for (Layout l : {Layout::tn, Layout::nn})
     for (const auto& k : config_space(l, Accum::f32)) EXPECT_FALSE(k.dynamic_walk) << k.name();
+}
+
+// The walk along N: a flag of the name and JSON (absent when off) that any config may take, with
+// the launches its plain twin takes (every walk visits each tile once), costing no shared memory;
+// not in the default space.
+TEST(KernelConfig, WalkAlongNIsAFlagOfAnyConfigOutsideTheSpace) {
+  for (const auto& [name, walked] : std::vector<std::pair<std::string, std::string>>{
+           {"sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_dw_lean",
+            "sm90_tn_f32_128x176x64_s5_c2_pingpong_2x1_mc_tmastore_fw_uw_dw_wn_lean"},
+           {"sm90_nn_f32_64x64x64_s8_c1_coop_1x1_tmastore", "sm90_nn_f32_64x64x64_s8_c1_coop_1x1_tmastore_wn"},
+           {"sm90_tn_f32_64x64x64_s4_c1_coop_1x1_fw_pa", "sm90_tn_f32_64x64x64_s4_c1_coop_1x1_fw_wn_pa"}}) {
+    const auto plain = KernelConfig::from_name(name);
+    EXPECT_FALSE(plain.to_json().contains("walk_n"));
+    auto c = plain;
+    c.walk_n = true;
+    EXPECT_EQ(c.shared_bytes(), plain.shared_bytes()) << name;
+    LaunchKnobs split;
+    split.splits = 3;
+    expect_optional_knob_reads_back(c, walked, "walk_n", split);
+    for (const auto& launch : {LaunchKnobs{}, split})  // the launches its plain twin takes
+      EXPECT_EQ(launch_problem(c, launch), launch_problem(plain, launch)) << walked << launch.suffix();
+  }
+  for (Layout l : {Layout::tn, Layout::nn})
+    for (const auto& k : config_space(l, Accum::f32)) EXPECT_FALSE(k.walk_n) << k.name();
 }
 
 // Which launches take their tiles with the dynamic walk: unsplit persistent ones of builds with it

@@ -1107,6 +1107,28 @@ TEST(Tuner, DynamicWalkTwinsReopenADecidedProblemAndMeasureItsUnsplitFinalistsSo
   }
 }
 
+// --walk-n-twins: each finalist also built to walk along N, launched with the automatic group
+// (a finalist's explicit group counts rows; the twin's would count columns).
+TEST(Tuner, WalkNTwinsReopenADecidedProblemAndMeasureItsFinalistsSoBuilt) {
+  Fixture f;
+  const Shape s{1024, 1024, 1024};
+  auto o = twin_options(f, s);
+  o.configs = {config(128, 128, 4, 2), config(128, 64, 4, 2), config(64, 32, 4, 1)};
+  o.raster_groups = {2};  // the first run's finalists may have a group of rows; their twins do not
+  const auto twins = expect_twins_reopen_and_win(f, o, s, {"--walk-n-speedup", "1.2"}, [](TuneOptions& t) {
+    t.walk_n_twins = true;
+    t.raster_groups.clear();
+  }, "_wn");
+  EXPECT_GE(twins.size(), 1u);
+  std::set<std::string> measured;
+  for (const auto& m : twins) {
+    const auto [twin, knobs] = parse_hopper_candidate_name(m.substr(m.find("sm90_")));
+    EXPECT_TRUE(twin.walk_n) << m;
+    EXPECT_EQ(knobs.group_m, 0) << m;
+    EXPECT_TRUE(measured.insert(KernelCandidate{twin, knobs}.name()).second) << m << " measured twice";
+  }
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.

@@ -11,6 +11,7 @@
 #include "gpu_test_env.hpp"
 #include "jit/kernel_cache.hpp"
 #include "runtime/sm90_kernel.hpp"
+#include "sm90/walk_along_n.cuh"  // the order, on the host
 
 namespace gemmforge::testing {
 namespace {
@@ -626,6 +627,79 @@ TEST(Sm90Kernel, DynamicWalkTakesItsTilesFromTheCounter) {
   EXPECT_EQ(left, 0u) << "the launch's last take did not reset the counter";
   EXPECT_EQ(c_after(*ctx, buf, [&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); }), want)
       << "the next launch, its counter back at zero, differs from the static walk's";
+}
+
+// The walk along N (KernelConfig::walk_n) on every sampled config as the default space builds it:
+// whole launches with the automatic group and with groups of 3 columns, split-K, stream-K and
+// non-persistent ones, each of which visits every tile once in its own order.
+TEST(Sm90Kernel, WalkAlongNPassesTheGate) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  LaunchKnobs threes = launch_with(1, false, true, false);
+  threes.group_m = 3;
+  expect_space_builds_pass_the_gate(
+      *ctx, [](KernelConfig& c) { c.walk_n = true; },
+      {launch_with(1, false, true, true), threes, launch_with(3, false, true, false), launch_with(1, true, true, false),
+       launch_with(1, false, false, false)},
+      [](const Sm90Kernel& k, const KernelConfig&, const LaunchKnobs&, const Shape&) {
+        EXPECT_NE(k.launch_detail().find("tile columns"), std::string::npos) << k.launch_detail();
+      });
+}
+
+// Which tiles a launch visits in which order, seen through the dynamic walk's counter: started at
+// 3, the feed hands out cluster tiles from clusters + 3 on, so the three after the first wave's
+// are never written. With the walk along N (groups of 5 of the 24 columns, the last 4 wide) those
+// are the tiles that walk_along_n.cuh's order names there, on the host; every other element is
+// the default walk's bit for bit. Both divisions of the walk (fast and plain) are checked.
+TEST(Sm90Kernel, WalkAlongNVisitsTheTilesInItsOrder) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  jit::KernelCache cache;
+  const Shape s{2048, 3000, 512};  // 8 x 24 cluster tiles of 256 x 128, the last column 56 wide
+  const Problem problem{s, Layout::tn, Accum::f32};
+  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+  buf.fill_for_timing(7, ctx->stream());
+  constexpr int kTilesM = 8, kTilesN = 24, kGroup = 5;
+  constexpr unsigned kSkipped = 3;
+  for (const bool fast : {true, false}) {
+    KernelConfig plain = with_space_knobs(make({128, 128, 4, 2, Accum::f32, ConsumerMode::cooperative, 2, 1}));
+    plain.fast_walk = fast;
+    KernelConfig walked = plain;
+    walked.dynamic_walk = walked.walk_n = true;
+    const auto compiled_plain = jit::compile_cached(compile_request(plain), cache);
+    const auto compiled_walked = jit::compile_cached(compile_request(walked), cache);
+    ASSERT_TRUE(compiled_plain.ok && compiled_walked.ok) << compiled_plain.log << compiled_walked.log;
+    LaunchKnobs knobs;  // unsplit, persistent
+    knobs.group_m = kGroup;
+    Sm90Kernel fixed(*ctx, plain, LaunchKnobs{}, Sm90Kernel::load(plain, compiled_plain.cubin));
+    fixed.prepare(problem, {buf.guarded()});
+    Sm90Kernel walker(*ctx, walked, knobs, Sm90Kernel::load(walked, compiled_walked.cubin));
+    walker.use_caller_workspace();
+    walker.prepare(problem, {buf.guarded()});
+    ASSERT_TRUE(walker.dynamic_walk()) << walker.launch_detail();
+    const int clusters = int(walker.grid_ctas() / 2);
+    ASSERT_LT(clusters + int(kSkipped), kTilesM * kTilesN) << walker.launch_detail();
+    std::vector<char> skipped(size_t(s.M * s.N), 0);
+    for (int t = clusters; t < clusters + int(kSkipped); ++t) {
+      int tile_m = -1, tile_n = -1;
+      sm90::walk_along_n(t, kTilesM, kTilesN, kGroup, tile_m, tile_n);
+      for (int64_t r = tile_m * 256; r < std::min<int64_t>(s.M, (tile_m + 1) * 256); ++r)
+        for (int64_t c = tile_n * 128; c < std::min<int64_t>(s.N, (tile_n + 1) * 128); ++c) skipped[size_t(r * s.N + c)] = 1;
+    }
+    DeviceBuffer workspace(walker.workspace_bytes());
+    GF_CUDA(cudaMemsetAsync(workspace.get(), 0, walker.workspace_bytes(), ctx->stream()));
+    const auto want = c_after(*ctx, buf, [&] { fixed.run(buf.guarded()); });
+    GF_CUDA(cudaMemcpyAsync(workspace.get(), &kSkipped, sizeof kSkipped, cudaMemcpyHostToDevice, ctx->stream()));
+    const auto got = c_after(*ctx, buf, [&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); });
+    size_t misplaced = 0, wrong = 0, unwritten = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (skipped[i]) misplaced += got[i] != 0xFFFF, ++unwritten;
+      else wrong += got[i] != want[i];
+    }
+    EXPECT_GT(unwritten, 0u);
+    EXPECT_EQ(misplaced, 0u) << walker.launch_detail() << ": a skipped tile was written (another order)";
+    EXPECT_EQ(wrong, 0u) << walker.launch_detail() << ": an element outside the skipped tiles differs";
+  }
 }
 
 TEST(Sm90Kernel, RefusesWhatTmaCannotTake) {
