@@ -65,10 +65,10 @@ __device__ inline u64 load_shared_cluster(u32 cluster_addr) {
 // its bytes on that CTA's mbarrier (`cluster_bar`, also a window address). The receiver learns of
 // it by waiting on its own barrier, so sender and receiver never meet at a cluster barrier; the
 // value leaves from registers, so nothing of the sender's must outlive it. Split-K's pushed sums
-// wait at cluster scope (mbarrier_wait_cluster); the dynamic walk's feed (sm90/unit_feed.cuh)
-// waits at CTA scope, as the stage ring does for multicast loads, whose bytes also complete on
-// the barrier: a cluster-scope acquire there costs an L1 invalidation per wait (CCTL.IVALL;
-// bench/NOTES.md, session 46).
+// wait at cluster scope (mbarrier_wait_cluster); the dynamic walk's feed readers
+// (sm90/feed_reader.cuh) wait at CTA scope, as the stage ring does for multicast loads, whose
+// bytes also complete on the barrier: a cluster-scope acquire there costs an L1 invalidation per
+// wait (CCTL.IVALL; bench/NOTES.md, session 46).
 __device__ inline void store_async_cluster(u32 cluster_addr, u64 v, u32 cluster_bar) {
   asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];" ::"r"(cluster_addr), "l"(v),
                "r"(cluster_bar)

@@ -54,17 +54,17 @@ struct WorkUnit {
   int reduce_tile = 0;     // the tile's index among the tiles that are reduced
 };
 
-// The divisors of the fast walk, set once per launch: the tiles of a group of group_m rows, its
-// rows, and the rows of the last group (in the walk along N: columns for rows, set with the axes
-// swapped). Empty without kFastWalk, so that build's scheduler is what it was.
+// The divisors of the fast walk, set once per launch: the tiles of a group of group_m lines (tile
+// rows; in the walk along N columns, set with the axes swapped), its lines, and the lines of the
+// last group. Empty without kFastWalk, so that build's scheduler is what it was.
 template <bool kFastWalk>
 struct WalkDivisors {
-  FastDivisor per_group, group_rows, last_rows;
-  __device__ void set(int group_m, int tiles_m, int tiles_n) {
-    per_group = FastDivisor(group_m * tiles_n);
-    group_rows = FastDivisor(group_m);
-    const int last = tiles_m % group_m;
-    last_rows = FastDivisor(last == 0 ? group_m : last);
+  FastDivisor per_group, group_lines, last_lines;
+  __device__ void set(int group_m, int lines, int line_tiles) {
+    per_group = FastDivisor(group_m * line_tiles);
+    group_lines = FastDivisor(group_m);
+    const int last = lines % group_m;
+    last_lines = FastDivisor(last == 0 ? group_m : last);
   }
 };
 template <>
@@ -217,7 +217,7 @@ struct TileScheduler : FeedSwitch<kDynamicWalk> {
     if constexpr (kWalkN) {
       int m, n;
       if constexpr (kFastWalk)
-        walk_along_n(t, tiles_m, tiles_n, group_m, divisors.per_group, divisors.group_rows, divisors.last_rows, m, n);
+        walk_along_n(t, tiles_m, tiles_n, group_m, divisors.per_group, divisors.group_lines, divisors.last_lines, m, n);
       else
         walk_along_n(t, tiles_m, tiles_n, group_m, m, n);
       tile_m = m * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));
@@ -226,7 +226,7 @@ struct TileScheduler : FeedSwitch<kDynamicWalk> {
       const int group = divisors.per_group.div(t);
       const int first_m = group * group_m;
       // A copy, not a reference: a reference to either member put the scheduler in local memory.
-      const FastDivisor rows = tiles_m - first_m < group_m ? divisors.last_rows : divisors.group_rows;
+      const FastDivisor rows = tiles_m - first_m < group_m ? divisors.last_lines : divisors.group_lines;
       const int local = divisors.per_group.mod(t, group);
       const int column = rows.div(local);
       tile_m = (first_m + rows.mod(local, column)) * kClusterM + int(cluster_rank_m<kClusterM, kClusterN>(rank));

@@ -11,11 +11,7 @@
 #include <cmath>  // the host's llrint (NVRTC compiles only the device's side)
 #endif
 
-#if defined(__CUDACC__)
-#define GEMMFORGE_HOST_DEVICE __host__ __device__
-#else
-#define GEMMFORGE_HOST_DEVICE
-#endif
+#include "sm90/host_device.cuh"
 
 namespace gemmforge::sm90 {
 

@@ -268,7 +268,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "--dynamic-walk-twins with each unsplit persistent finalist built with the dynamic walk (clusters take\n"
       "tiles from a counter as they free up, as cuBLAS's kernels do, so tiles that start together meet in L2);\n"
       "--walk-n-twins with each finalist built to walk its tiles as cuBLAS's kernels do (raster groups of tile\n"
-      "columns, n fastest, serpentine in m).\n"
+      "columns, n fastest, serpentine in m; a swap-AB build's columns are the caller's rows).\n"
       "Where the output tiles cannot fill the SMs, each config is also tried with split-K. On tiny shapes\n"
       "(all dimensions <= 512) half the budget goes to sm80-family configs (mma.sync; all of it where no\n"
       "Hopper config can serve the shape). --specialize N rebuilds the N best candidates of each problem\n"

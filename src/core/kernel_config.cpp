@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "core/covering_sample.hpp"
-#include "sm90/feed_size.cuh"       // the dynamic walk's shared memory, counted as the kernel lays it out
+#include "sm90/feed_size.cuh"      // the dynamic walk's shared memory, counted as the kernel lays it out
 #include "sm90/work_division.cuh"  // stream-K arithmetic, shared with the kernel
 
 namespace gemmforge {

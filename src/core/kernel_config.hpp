@@ -79,8 +79,9 @@ struct KernelConfig {
   // Raster groups of cluster-tile columns, n fastest inside a group and odd groups walking m from
   // the last row up (kernels/sm90/walk_along_n.cuh): the order cuBLAS's Hopper kernels visit
   // their tiles in (bench/NOTES.md, session 46), where the default walk groups rows with m
-  // fastest. LaunchKnobs::group_m then counts columns. Not in the default space: the tuner
-  // measures it as a twin of finalists (tune --walk-n-twins).
+  // fastest. M and N are the kernel's: with swap_ab its columns are the caller's rows.
+  // LaunchKnobs::group_m then counts columns. Not in the default space: the tuner measures it as
+  // a twin of finalists (tune --walk-n-twins).
   bool walk_n = false;
 
   bool operator==(const KernelConfig&) const = default;

@@ -513,10 +513,8 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
                                                            bool heavy_problem) const {
   std::vector<FinalistVariant> out;
   if (!wants_finalist_variants()) return out;
-  // Once each: two finalists may have one twin (the walk along N drops a finalist's raster group).
   auto add = [&](const KernelCandidate& v, std::string why) {
-    const bool listed = std::any_of(out.begin(), out.end(), [&](const auto& o) { return o.candidate.name() == v.name(); });
-    if (!listed && !known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back({v, std::move(why)});
+    if (!known.count(v.name()) && launch_problem(v.config, v.knobs).empty()) out.push_back({v, std::move(why)});
   };
   for (const auto& name : fastest_passing(known, finalist_count(heavy_problem))) {
     const auto c = candidate_named(db_, name);
