@@ -221,7 +221,10 @@ void add_db(CLI::App& app, int& exit_code) {
       "With --table T --table-out OUT, a dispatch table tuned under the old source is written for the\n"
       "current one when every kernel it serves builds to the same code from both (else nothing is written\n"
       "and the kernels that differ are named):\n"
-      "  gemmforge db carry --from-kernels /tmp/old/kernels --table tables/h200.json --table-out tables/h200.json\n\n"
+      "  gemmforge db carry --from-kernels /tmp/old/kernels --table tables/h200.json --table-out tables/h200.json\n"
+      "A carried database keeps the rows of every source it passed through; to hand on only what a tune\n"
+      "under the current kernels reuses (a smaller file to carry to the GPU machine):\n"
+      "  gemmforge db export --db tune.sqlite --dir carried --kernel-source current\n\n"
       "`db fastest` keeps, beside each of a table's entries that name cuBLASLt, the fastest kernel of ours\n"
       "the database measured there (it lost or tied). Calls whose rows TMA cannot take are staged and served\n"
       "by their aligned neighbour's kernel, and there cuBLASLt's alternative is far slower: that kernel is\n"
@@ -232,8 +235,14 @@ void add_db(CLI::App& app, int& exit_code) {
   auto* out = cmd->add_subcommand("export", "Write every table of --db as --dir/db-<table>.csv.gz");
   out->add_option("--db", *db, "the results database (SQLite) to read")->required();
   out->add_option("--dir", *dir, "where to write the CSV files (created if missing)")->required();
-  out->callback([db, dir, &exit_code] {
-    as_usage_error([&] { ResultsDb::export_csv(*db, *dir); });
+  auto source = std::make_shared<std::string>();
+  out->add_option("--kernel-source", *source,
+                  "only the results of this kernel source hash ('current': this gemmforge's kernels), the ones a tune "
+                  "under it reuses; a database carried forward keeps its older sources' rows, which this leaves out");
+  out->callback([db, dir, source, &exit_code] {
+    std::optional<std::string> only;
+    if (!source->empty()) only = *source == "current" ? jit::include_dirs_fingerprint({kernel_include_dir()}) : *source;
+    as_usage_error([&] { ResultsDb::export_csv(*db, *dir, only); });
     std::cout << "wrote";
     for (const auto& t : ResultsDb::table_names()) std::cout << " db-" << t << ".csv.gz";
     std::cout << " into " << *dir << "\n";

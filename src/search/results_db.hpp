@@ -112,7 +112,12 @@ class ResultsDb {
   // not finished, say) reads back as "", which this class reads the same. Export refuses a file that is not a gemmforge results database of this
   // schema; import refuses to write over an existing file and files of another schema, and
   // writes nothing unless every row reads (the new file is removed on any error).
-  static void export_csv(const std::filesystem::path& db, const std::filesystem::path& dir);
+  // With `kernel_source`, only the rows of the environments of that kernel source hash (their runs,
+  // measurements and decisions, and the candidates those measured): what a tune under that source
+  // reuses, without the rows that carries to later sources leave behind. Refuses a hash the
+  // database holds no environment of.
+  static void export_csv(const std::filesystem::path& db, const std::filesystem::path& dir,
+                         const std::optional<std::string>& kernel_source = std::nullopt);
   static void import_csv(const std::filesystem::path& dir, const std::filesystem::path& db);
   // The tables, in the order import restores them.
   static const std::vector<std::string>& table_names();

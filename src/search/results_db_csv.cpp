@@ -87,12 +87,30 @@ const std::vector<std::string>& ResultsDb::table_names() {
   return names;
 }
 
-void ResultsDb::export_csv(const std::filesystem::path& path, const std::filesystem::path& dir) {
+// The rows of `table` an export keeps: all, or those of the environments of one kernel source
+// (bound as parameter 1).
+static std::string export_filter(const std::string& table, bool one_source) {
+  if (!one_source || table == "meta") return "";
+  const std::string envs = "SELECT id FROM environments WHERE kernel_source_hash = ?1";
+  if (table == "environments") return " WHERE kernel_source_hash = ?1";
+  if (table == "candidates") return " WHERE name IN (SELECT config FROM measurements WHERE env IN (" + envs + "))";
+  return " WHERE env IN (" + envs + ")";  // runs, measurements, winners
+}
+
+void ResultsDb::export_csv(const std::filesystem::path& path, const std::filesystem::path& dir,
+                           const std::optional<std::string>& kernel_source) {
   sqlite3* db = open_for_export(path);
   try {
+    if (kernel_source) {
+      Statement held(db, "SELECT COUNT(*) FROM environments WHERE kernel_source_hash = ?", path);
+      held.bind(1, *kernel_source);
+      if (!held.step() || held.i64(0) == 0)
+        throw Error("'" + path.string() + "' holds no results of kernel source " + *kernel_source + " (nothing written)");
+    }
     std::filesystem::create_directories(dir);
     for (const auto& table : table_names()) {
-      Statement s(db, "SELECT * FROM " + table + " ORDER BY rowid", path);
+      Statement s(db, "SELECT * FROM " + table + export_filter(table, kernel_source.has_value()) + " ORDER BY rowid", path);
+      if (kernel_source && table != "meta") s.bind(1, *kernel_source);
       std::string text;
       sqlite3_stmt* raw = s.raw();
       const int columns = sqlite3_column_count(raw);

@@ -351,6 +351,57 @@ TEST(ResultsDb, AnExportedDatabaseImportsBackWithEveryRowAndNull) {
   }
 }
 
+// An export of one kernel source keeps that source's environment, runs, measurements, decisions
+// and the candidates it measured, and nothing of another source's; a source the database does not
+// hold is refused before anything is written.
+TEST(ResultsDb, AnExportOfOneKernelSourceLeavesTheOthersOut) {
+  DbFile f;
+  const Shape s{64, 64, 4096};
+  DbEnvironment old_source = env(), new_source = env();
+  new_source.kernel_source_hash = old_source.kernel_source_hash + "-next";
+  for (const auto& [e, name] : {std::pair{old_source, std::string("sm90_old")}, std::pair{new_source, std::string("sm90_new")}}) {
+    ResultsDb db(f.file, e);
+    db.begin_run("gemmforge tune", "{}", "{}");
+    db.add_candidate(name, R"({"config": {}})");
+    Measurement m;
+    m.shape = s;
+    m.impl = "gemmforge";
+    m.config = name;
+    m.mode = "gpu";
+    m.verdict = "pass";
+    m.median_us = 5.0;
+    db.record(m);
+    Decision d;
+    d.shape = s;
+    d.served = d.best = name;
+    d.outcome = "win";
+    db.record_decision(d);
+    db.finish_run("{}");
+  }
+  ResultsDb::export_csv(f.file, f.dir / "new", new_source.kernel_source_hash);
+  ResultsDb::import_csv(f.dir / "new", f.dir / "new.sqlite");
+  EXPECT_EQ(ResultsDb::environments(f.dir / "new.sqlite").size(), 1u);
+  {
+    ResultsDb db(f.dir / "new.sqlite", new_source);
+    ASSERT_EQ(db.all_in_this_environment().size(), 1u);
+    EXPECT_EQ(db.all_in_this_environment()[0].config, "sm90_new");
+    ASSERT_TRUE(db.decision(s, Layout::tn, Accum::f32));
+    EXPECT_EQ(db.decision(s, Layout::tn, Accum::f32)->served, "sm90_new");
+    EXPECT_TRUE(db.candidate_json("sm90_new").has_value());
+    EXPECT_FALSE(db.candidate_json("sm90_old").has_value());
+  }
+  {
+    ResultsDb db(f.dir / "new.sqlite", old_source);
+    EXPECT_TRUE(db.all_in_this_environment().empty());
+    EXPECT_FALSE(db.decision(s, Layout::tn, Accum::f32));
+  }
+  EXPECT_THROW(ResultsDb::export_csv(f.file, f.dir / "none", std::string("no-such-source")), Error);
+  EXPECT_FALSE(std::filesystem::exists(f.dir / "none"));
+  ResultsDb::export_csv(f.file, f.dir / "all");  // without a source: both
+  ResultsDb::import_csv(f.dir / "all", f.dir / "all.sqlite");
+  EXPECT_EQ(ResultsDb::environments(f.dir / "all.sqlite").size(), 2u);
+}
+
 TEST(ResultsDb, AnImportRefusesToOverwriteOrToReadADamagedExportAndLeavesNoFile) {
   DbFile f;
   { ResultsDb db(f.file, env()); }
