@@ -385,7 +385,7 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_flag("--walk-n-twins", args->walk_n_twins,
                 "each problem's Hopper finalists are also measured built to walk along N (raster groups of tile "
                 "columns, n fastest, serpentine in m; automatic group), beyond the budget, and the final compares them "
-                "too; decided problems are reopened for it");
+                "too; decided problems are reopened for it. With --dynamic-walk-twins, unsplit ones also with both");
   cmd->add_option("--timeout", args->timeout_s, "seconds one candidate may take before its worker is killed")
       ->capture_default_str();
   cmd->add_option("--time-limit", args->time_limit_s, "seconds after which no new shape starts (0: none)")

@@ -115,7 +115,8 @@ struct TuneOptions {
   bool dynamic_walk_twins = false;
   // --walk-n-twins: likewise, each Hopper finalist is also measured built to walk along N
   // (KernelConfig::walk_n: raster groups of tile columns, n fastest, serpentine in m; cuBLAS's
-  // order) with the automatic group, whose size then counts columns.
+  // order) with the automatic group, whose size then counts columns. With --dynamic-walk-twins,
+  // unsplit persistent finalists are also measured with both (cuBLAS's order and dispatch).
   bool walk_n_twins = false;
   double time_limit_s = 0;     // 0: none. No new shape starts after it; the table is still written
   bool compile_whole_space = true;  // compile the whole space in the background from the start

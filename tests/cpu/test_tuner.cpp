@@ -1129,6 +1129,25 @@ TEST(Tuner, WalkNTwinsReopenADecidedProblemAndMeasureItsFinalistsSoBuilt) {
   }
 }
 
+// --walk-n-twins with --dynamic-walk-twins: each unsplit finalist also built with both, and it
+// wins where the two together are fastest.
+TEST(Tuner, WalkNAndDynamicWalkTwinsTogetherMeasureFinalistsBuiltWithBoth) {
+  Fixture f;
+  const Shape s{1024, 1024, 1024};
+  auto o = twin_options(f, s);
+  o.configs = {config(128, 128, 4, 2), config(128, 64, 4, 2), config(64, 32, 4, 1)};
+  const auto twins = expect_twins_reopen_and_win(f, o, s, {"--walk-n-speedup", "1.1", "--dynamic-walk-speedup", "1.1"},
+                                                 [](TuneOptions& t) { t.walk_n_twins = t.dynamic_walk_twins = true; },
+                                                 "_dw_wn");
+  size_t both = 0;
+  for (const auto& m : twins) {
+    const auto [twin, knobs] = parse_hopper_candidate_name(m.substr(m.find("sm90_")));
+    EXPECT_TRUE(twin.walk_n || twin.dynamic_walk) << m;
+    both += twin.walk_n && twin.dynamic_walk;
+  }
+  EXPECT_GE(both, 1u);
+}
+
 // After a kernel edit, `gemmforge db carry` moves what the edit left alone: the results of
 // candidates built to the same code, every baseline, and the decisions of problems that measured
 // no changed candidate. A tune under the new source then finishes only the other problems.
