@@ -128,7 +128,8 @@ void Sm90Kernel::prepare(const Problem& caller, const std::vector<Operands>&) {
   group_m_ = knobs_.group_m > 0 ? knobs_.group_m : auto_group(config_, int(clusters), kernel_m_, kernel_n_);
   // A group wider than the grid walks as one as wide as it; clamped, the walk's group · tiles
   // (an int in the kernel) cannot overflow, whatever group a caller names.
-  const int64_t line = config_.walk_n ? int64_t(config_.block_n) * config_.cluster_n : int64_t(config_.block_m) * config_.cluster_m;
+  const int64_t line =
+      config_.walk_n ? int64_t(config_.block_n) * config_.cluster_n : int64_t(config_.block_m) * config_.cluster_m;
   const int64_t lines = ((config_.walk_n ? kernel_n_ : kernel_m_) + line - 1) / line;
   group_m_ = int(std::min<int64_t>(group_m_, std::max<int64_t>(1, lines)));
   // A sliced reduction waits for every part of a tile. A persistent grid has every part in it,
