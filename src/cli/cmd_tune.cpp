@@ -351,9 +351,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "compare heavy problems decided earlier again, with --heavy-finalists, from the measurements in "
                 "the database (nothing new measured)");
   cmd->add_option("--raster-groups", args->raster_groups,
-                  "comma list of raster groups (tile rows per group, columns for _wn builds; e.g. 1,2): each problem's finalists are also "
-                  "measured launched with each (beyond the budget) and the final compares them too; decided problems "
-                  "are reopened for it. For store-bound shapes (small K), whose C is written faster along whole rows");
+                  "comma list of raster groups (tile rows per group, columns for _wn builds; e.g. 1,2): each "
+                  "problem's finalists are also measured launched with each (beyond the budget) and the final "
+                  "compares them too; decided problems are reopened for it. For store-bound shapes (small K), whose C "
+                  "is written faster along whole rows");
   cmd->add_flag("--parts-apart", args->parts_apart,
                 "each problem's split finalists (sums through global memory) are also measured built with their "
                 "tile's parts apart, beyond the budget, and the final compares them too; decided problems are "

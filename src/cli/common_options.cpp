@@ -48,7 +48,8 @@ void add_problem_options(CLI::App& app, ProblemOptions& o, const std::string& de
                  "JSON file of them (the families may be mixed); each shape keeps the fastest that passes the gate")
       ->capture_default_str();
   app.add_option("--group-m", o.group_m,
-                 "with --impl gemmforge: raster group sizes (tile rows; columns for _wn builds) to sweep each config with, comma list; "
+                 "with --impl gemmforge: raster group sizes (tile rows; columns for _wn builds) to sweep each "
+                 "config with, comma list; "
                  "'auto' sizes a wave of CTAs to a square of C")
       ->capture_default_str();
   app.add_option("--splits", o.splits,

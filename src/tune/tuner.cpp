@@ -564,9 +564,11 @@ std::vector<Tuner::FinalistVariant> Tuner::raster_variants(const Shape& s, const
       v.config.walk_n = true;
       v.knobs.group_m = 0;  // the finalist's group counts rows; the twin's counts columns
       add(v, "a finalist built to walk along N (--walk-n-twins)");
-      // cuBLAS's scheduler is both: its order, and tiles taken as clusters free up.
+      // cuBLAS's scheduler is both: its order, and tiles taken as clusters free up. (A finalist
+      // built with the dynamic walk already had both added above.)
       v.config.dynamic_walk = true;
-      if (o_.dynamic_walk_twins && walks_dynamically(v.config, v.knobs, effective_splits(v.config, s.K, v.knobs.splits)))
+      if (o_.dynamic_walk_twins && !c->config.dynamic_walk &&
+          walks_dynamically(v.config, v.knobs, effective_splits(v.config, s.K, v.knobs.splits)))
         add(v, "an unsplit finalist built to walk along N with the dynamic walk (--walk-n-twins --dynamic-walk-twins)");
     }
     if (c->knobs.splits > 1 && !c->knobs.cluster_reduction && c->config.cluster_m * c->config.cluster_n == 1)
