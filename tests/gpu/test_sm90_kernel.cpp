@@ -580,53 +580,69 @@ TEST(Sm90Kernel, DynamicWalkPassesTheGate) {
       });
 }
 
-// A dynamic-walk launch takes its tiles from the workspace's counter, not from the static walk:
-// started at `skipped`, the counter hands out unit indices from clusters + skipped on, so the
-// cluster tiles clusters .. clusters + skipped - 1 are never written, every other tile is its
-// static twin's bit for bit, and the launch's last take sets the counter back to zero. (The gate
-// alone cannot tell: a build that ignored the flag would pass it.)
-TEST(Sm90Kernel, DynamicWalkTakesItsTilesFromTheCounter) {
-  GF_REQUIRE_GPU(ctx);
-  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+// What a dynamic-walk build leaves in C when its tile counter starts at `skipped`, beside the C of
+// its static twin (`want`): the counter hands out unit indices from clusters + skipped on, so the
+// cluster tiles at walk positions clusters .. clusters + skipped - 1 are never written (0xFFFF).
+// `next` is the C of a second launch on the same workspace, which the first one's last take must
+// have set back to zero (`counter_after`).
+struct CounterRun {
+  std::vector<unsigned short> want, got, next;
+  unsigned clusters = 0, counter_after = 1;
+  std::string detail;
+};
+
+void run_from_counter(DeviceContext& ctx, const KernelConfig& plain, const KernelConfig& dynamic,
+                      const LaunchKnobs& knobs, const Problem& problem, const ShapeBuffers& buf, unsigned skipped,
+                      CounterRun& out) {
   jit::KernelCache cache;
-  const KernelConfig plain = with_space_knobs(make({128, 128, 4, 2, Accum::f32, ConsumerMode::cooperative, 2, 1}));
-  KernelConfig dynamic = plain;
-  dynamic.dynamic_walk = true;
   const auto compiled_plain = jit::compile_cached(compile_request(plain), cache);
   const auto compiled_dynamic = jit::compile_cached(compile_request(dynamic), cache);
   ASSERT_TRUE(compiled_plain.ok && compiled_dynamic.ok) << compiled_plain.log << compiled_dynamic.log;
-  // 8 x 24 whole cluster tiles of 256 x 128: more units than resident clusters plus the skipped.
-  const Shape s{2048, 3072, 512};
-  const Problem problem{s, plain.layout, plain.acc};
-  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
-  buf.fill_for_timing(5, ctx->stream());
-  const LaunchKnobs knobs;  // unsplit, persistent
-  Sm90Kernel fixed(*ctx, plain, knobs, Sm90Kernel::load(plain, compiled_plain.cubin));
+  Sm90Kernel fixed(ctx, plain, LaunchKnobs{}, Sm90Kernel::load(plain, compiled_plain.cubin));
   fixed.prepare(problem, {buf.guarded()});
-  Sm90Kernel walker(*ctx, dynamic, knobs, Sm90Kernel::load(dynamic, compiled_dynamic.cubin));
+  Sm90Kernel walker(ctx, dynamic, knobs, Sm90Kernel::load(dynamic, compiled_dynamic.cubin));
   walker.use_caller_workspace();
   walker.prepare(problem, {buf.guarded()});
-  ASSERT_TRUE(walker.dynamic_walk()) << walker.launch_detail();
-  const unsigned clusters = walker.grid_ctas() / 2, units = (2048 / 256) * (3072 / 128);
-  constexpr unsigned kSkipped = 3;
-  ASSERT_LT(clusters + kSkipped, units) << walker.launch_detail();
+  out.detail = walker.launch_detail();
+  ASSERT_TRUE(walker.dynamic_walk()) << out.detail;
+  out.clusters = walker.grid_ctas() / (dynamic.cluster_m * dynamic.cluster_n);
   DeviceBuffer workspace(walker.workspace_bytes());
-  GF_CUDA(cudaMemsetAsync(workspace.get(), 0, walker.workspace_bytes(), ctx->stream()));
+  GF_CUDA(cudaMemsetAsync(workspace.get(), 0, walker.workspace_bytes(), ctx.stream()));
+  out.want = c_after(ctx, buf, [&] { fixed.run(buf.guarded()); });
+  GF_CUDA(cudaMemcpyAsync(workspace.get(), &skipped, sizeof skipped, cudaMemcpyHostToDevice, ctx.stream()));
+  out.got = c_after(ctx, buf, [&] { walker.run_on(buf.guarded(), ctx.stream(), workspace.get()); });
+  GF_CUDA(cudaMemcpyAsync(&out.counter_after, workspace.get(), sizeof out.counter_after, cudaMemcpyDeviceToHost,
+                          ctx.stream()));
+  GF_CUDA(cudaStreamSynchronize(ctx.stream()));
+  out.next = c_after(ctx, buf, [&] { walker.run_on(buf.guarded(), ctx.stream(), workspace.get()); });
+}
 
-  const auto want = c_after(*ctx, buf, [&] { fixed.run(buf.guarded()); });
-  GF_CUDA(cudaMemcpyAsync(workspace.get(), &kSkipped, sizeof kSkipped, cudaMemcpyHostToDevice, ctx->stream()));
-  const auto got = c_after(*ctx, buf, [&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); });
+// A dynamic-walk launch takes its tiles from the workspace's counter, not from the static walk:
+// started at 3, the three cluster tiles after the first wave's are never written, every other
+// tile is its static twin's bit for bit, and the launch's last take sets the counter back to zero.
+// (The gate alone cannot tell: a build that ignored the flag would pass it.)
+TEST(Sm90Kernel, DynamicWalkTakesItsTilesFromTheCounter) {
+  GF_REQUIRE_GPU(ctx);
+  if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
+  const KernelConfig plain = with_space_knobs(make({128, 128, 4, 2, Accum::f32, ConsumerMode::cooperative, 2, 1}));
+  KernelConfig dynamic = plain;
+  dynamic.dynamic_walk = true;
+  // 8 x 24 whole cluster tiles of 256 x 128: more units than resident clusters plus the skipped.
+  const Shape s{2048, 3072, 512};
+  ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
+  buf.fill_for_timing(5, ctx->stream());
+  constexpr unsigned kSkipped = 3, kUnits = (2048 / 256) * (3072 / 128);
+  CounterRun run;
+  run_from_counter(*ctx, plain, dynamic, LaunchKnobs{}, Problem{s, plain.layout, plain.acc}, buf, kSkipped, run);
+  if (HasFatalFailure()) return;
+  ASSERT_LT(run.clusters + kSkipped, kUnits) << run.detail;
   size_t unwritten = 0, wrong = 0;
-  for (size_t i = 0; i < got.size(); ++i)
-    if (got[i] != want[i]) ++(got[i] == 0xFFFF ? unwritten : wrong);
-  EXPECT_EQ(wrong, 0u) << walker.launch_detail();
-  EXPECT_EQ(unwritten, size_t(kSkipped) * 256 * 128) << walker.launch_detail() << ": " << clusters << " clusters";
-  unsigned left = 1;
-  GF_CUDA(cudaMemcpyAsync(&left, workspace.get(), sizeof left, cudaMemcpyDeviceToHost, ctx->stream()));
-  GF_CUDA(cudaStreamSynchronize(ctx->stream()));
-  EXPECT_EQ(left, 0u) << "the launch's last take did not reset the counter";
-  EXPECT_EQ(c_after(*ctx, buf, [&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); }), want)
-      << "the next launch, its counter back at zero, differs from the static walk's";
+  for (size_t i = 0; i < run.got.size(); ++i)
+    if (run.got[i] != run.want[i]) ++(run.got[i] == 0xFFFF ? unwritten : wrong);
+  EXPECT_EQ(wrong, 0u) << run.detail;
+  EXPECT_EQ(unwritten, size_t(kSkipped) * 256 * 128) << run.detail << ": " << run.clusters << " clusters";
+  EXPECT_EQ(run.counter_after, 0u) << "the launch's last take did not reset the counter";
+  EXPECT_EQ(run.next, run.want) << "the next launch, its counter back at zero, differs from the static walk's";
 }
 
 // The walk along N (KernelConfig::walk_n) on every sampled config as the default space builds it:
@@ -654,9 +670,7 @@ TEST(Sm90Kernel, WalkAlongNPassesTheGate) {
 TEST(Sm90Kernel, WalkAlongNVisitsTheTilesInItsOrder) {
   GF_REQUIRE_GPU(ctx);
   if (ctx->info().cc_major != 9) GTEST_SKIP() << "needs an sm_90 GPU";
-  jit::KernelCache cache;
   const Shape s{2048, 3000, 512};  // 8 x 24 cluster tiles of 256 x 128, the last column 56 wide
-  const Problem problem{s, Layout::tn, Accum::f32};
   ShapeBuffers buf(s, false, ctx->info().l2_bytes, ctx->stream());
   buf.fill_for_timing(7, ctx->stream());
   constexpr int kTilesM = 8, kTilesN = 24, kGroup = 5;
@@ -666,39 +680,29 @@ TEST(Sm90Kernel, WalkAlongNVisitsTheTilesInItsOrder) {
     plain.fast_walk = fast;
     KernelConfig walked = plain;
     walked.dynamic_walk = walked.walk_n = true;
-    const auto compiled_plain = jit::compile_cached(compile_request(plain), cache);
-    const auto compiled_walked = jit::compile_cached(compile_request(walked), cache);
-    ASSERT_TRUE(compiled_plain.ok && compiled_walked.ok) << compiled_plain.log << compiled_walked.log;
     LaunchKnobs knobs;  // unsplit, persistent
     knobs.group_m = kGroup;
-    Sm90Kernel fixed(*ctx, plain, LaunchKnobs{}, Sm90Kernel::load(plain, compiled_plain.cubin));
-    fixed.prepare(problem, {buf.guarded()});
-    Sm90Kernel walker(*ctx, walked, knobs, Sm90Kernel::load(walked, compiled_walked.cubin));
-    walker.use_caller_workspace();
-    walker.prepare(problem, {buf.guarded()});
-    ASSERT_TRUE(walker.dynamic_walk()) << walker.launch_detail();
-    const int clusters = int(walker.grid_ctas() / 2);
-    ASSERT_LT(clusters + int(kSkipped), kTilesM * kTilesN) << walker.launch_detail();
+    CounterRun run;
+    run_from_counter(*ctx, plain, walked, knobs, Problem{s, Layout::tn, Accum::f32}, buf, kSkipped, run);
+    if (HasFatalFailure()) return;
+    ASSERT_LT(int(run.clusters + kSkipped), kTilesM * kTilesN) << run.detail;
     std::vector<char> skipped(size_t(s.M * s.N), 0);
-    for (int t = clusters; t < clusters + int(kSkipped); ++t) {
+    for (int t = int(run.clusters); t < int(run.clusters + kSkipped); ++t) {
       int tile_m = -1, tile_n = -1;
       sm90::walk_along_n(t, kTilesM, kTilesN, kGroup, tile_m, tile_n);
       for (int64_t r = tile_m * 256; r < std::min<int64_t>(s.M, (tile_m + 1) * 256); ++r)
         for (int64_t c = tile_n * 128; c < std::min<int64_t>(s.N, (tile_n + 1) * 128); ++c) skipped[size_t(r * s.N + c)] = 1;
     }
-    DeviceBuffer workspace(walker.workspace_bytes());
-    GF_CUDA(cudaMemsetAsync(workspace.get(), 0, walker.workspace_bytes(), ctx->stream()));
-    const auto want = c_after(*ctx, buf, [&] { fixed.run(buf.guarded()); });
-    GF_CUDA(cudaMemcpyAsync(workspace.get(), &kSkipped, sizeof kSkipped, cudaMemcpyHostToDevice, ctx->stream()));
-    const auto got = c_after(*ctx, buf, [&] { walker.run_on(buf.guarded(), ctx->stream(), workspace.get()); });
     size_t in_skipped = 0, unwritten = 0, wrong = 0;
-    for (size_t i = 0; i < got.size(); ++i) {
+    for (size_t i = 0; i < run.got.size(); ++i) {
       in_skipped += skipped[i];
-      unwritten += got[i] == 0xFFFF;
-      if (!skipped[i]) wrong += got[i] != want[i];
+      unwritten += run.got[i] == 0xFFFF;
+      if (!skipped[i]) wrong += run.got[i] != run.want[i];
     }
-    EXPECT_EQ(unwritten, in_skipped) << walker.launch_detail() << ": not the tiles the walk along N skips there";
-    EXPECT_EQ(wrong, 0u) << walker.launch_detail() << ": an element outside the skipped tiles differs";
+    EXPECT_EQ(unwritten, in_skipped) << run.detail << ": not the tiles the walk along N skips there";
+    EXPECT_EQ(wrong, 0u) << run.detail << ": an element outside the skipped tiles differs";
+    EXPECT_EQ(run.counter_after, 0u) << run.detail << ": the launch's last take did not reset the counter";
+    EXPECT_EQ(run.next, run.want) << run.detail << ": the next launch differs from the default walk's";
   }
 }
 
