@@ -45,6 +45,7 @@ struct TuneArgs {
   int rounds = 9;
   int heavy_finalists = 6;
   bool refinal_heavy = false;
+  bool refinal_stale = false;
   std::string raster_groups;
   bool parts_apart = false;
   bool cluster_push = false;
@@ -162,6 +163,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.final_rounds = a.rounds;
     o.heavy_finalists = a.heavy_finalists;
     o.refinal_heavy = a.refinal_heavy;
+    o.refinal_stale = a.refinal_stale;
     o.parts_apart = a.parts_apart;
     o.cluster_push = a.cluster_push;
     o.ksplit_twins = a.ksplit_twins;
@@ -226,7 +228,7 @@ int run(const TuneArgs& a, int argc, char** argv) {
   const tune::TuneResult r = tune::run_tune(o, backend, source);
   std::cout << "\n" << tune::render_summary(r.summary);
   std::cout << "\n" << r.problems << " problems: " << r.tuned_now << " tuned now, "
-            << (r.refinaled ? std::to_string(r.refinaled) + " heavy ones compared again, " : std::string())
+            << (r.refinaled ? std::to_string(r.refinaled) + " decided ones compared again, " : std::string())
             << (r.rerastered ? std::to_string(r.rerastered) + " reopened for finalists' variants, " : std::string()) << r.already_done
             << " already in the database" << (r.skipped ? ", " + std::to_string(r.skipped) + " skipped" : std::string())
             << "; " << r.measured << " candidates measured (" << r.failed << " failed), " << r.not_built
@@ -253,7 +255,9 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "cuBLASLt-autotune in interleaved rounds; a win inside the noise is a tie and the table names cuBLASLt.\n"
       "Where cuBLASLt's estimate is over 200 µs (the card then runs at its power cap, where quick estimates\n"
       "rank kernels badly) the --heavy-finalists fastest are re-timed so, after a warm-up by time;\n"
-      "--refinal-heavy runs that final again for heavy problems decided before, measuring nothing new.\n"
+      "--refinal-heavy runs that final again for heavy problems decided before, measuring nothing new;\n"
+      "--refinal-stale does so where a candidate measured after the final (class-rule evidence, a later\n"
+      "run's seeds) now ranks among the finalists and was never timed in one.\n"
       "--raster-groups 1,2 measures each problem's finalists launched with those raster groups too (the order\n"
       "in which C's tiles are written: on 16384x16384x64 tn one tile row per group was estimated at 141 us\n"
       "where the automatic square waves took 162) and decides again with them, reopening decided problems.\n"
@@ -350,6 +354,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_flag("--refinal-heavy", args->refinal_heavy,
                 "compare heavy problems decided earlier again, with --heavy-finalists, from the measurements in "
                 "the database (nothing new measured)");
+  cmd->add_flag("--refinal-stale", args->refinal_stale,
+                "compare decided problems again where a candidate measured since their final (class-rule "
+                "evidence, a later run's seeds) ranks among their finalists by estimate and no final has timed it "
+                "(nothing new measured)");
   cmd->add_option("--raster-groups", args->raster_groups,
                   "comma list of raster groups (tile rows per group, columns for _wn builds; e.g. 1,2): each "
                   "problem's finalists are also measured launched with each (beyond the budget) and the final "

@@ -164,8 +164,11 @@ class Tuner {
   std::optional<Measurement> baseline_estimate(const Shape&, Layout, Accum);
   // The baseline's estimate over --heavy-us: the card is at its power cap during the problem.
   bool heavy(const std::optional<double>& baseline_us) const { return baseline_us && *baseline_us > o_.heavy_us; }
-  // Decided, heavy, and not compared again in this run yet (--refinal-heavy).
+  // Decided, not compared again in this run yet, and heavy (--refinal-heavy) or with a finalist
+  // that no final of it has timed (--refinal-stale).
   bool needs_refinal(const Shape&, Layout) const;
+  // The candidates a final of this decided problem would compare now that none of its finals did.
+  std::vector<std::string> unfinaled_finalists(const Shape&, Layout) const;
   void refinal_problem(const Shape&, Layout);
   // --raster-groups, --parts-apart, --cluster-twins: the finalists' variants not measured yet on
   // this problem (launched with each raster group; split launches built with their parts apart,
@@ -199,6 +202,9 @@ class Tuner {
   Strategy& strategy_for(const Shape&, Layout);
   std::string status(const Shape&, Layout) const;
   void fill_rule_gaps(const std::vector<Decision>&);
+  // --refinal-stale: the class-rule pass runs now instead of with the table, and the problems of
+  // this run where one of its measurements is now a finalist are decided again in this run.
+  void refinal_after_rule_evidence(const std::vector<Shape>& shapes, TuneResult& r);
   std::vector<RuleEvidence> rule_evidence(const std::vector<Decision>& group, const std::vector<std::string>& names,
                                           std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>>* gaps) const;
 
@@ -218,7 +224,7 @@ class Tuner {
   Progress* progress_ = nullptr;
   size_t progress_done_ = 0;
   int budget_ = 0;  // the measurements of the problem being tuned (budget_for)
-  std::set<std::string> refinaled_;  // problems compared again in this run (--refinal-heavy)
+  std::set<std::string> refinaled_;  // problems compared again in this run (--refinal-heavy, --refinal-stale)
   std::set<std::string> rerastered_;  // decided problems reopened in this run (--raster-groups, --parts-apart)
 };
 
@@ -618,12 +624,24 @@ void Tuner::raster_problem(const Shape& s, Layout l) {
 }
 
 bool Tuner::needs_refinal(const Shape& s, Layout l) const {
-  if (!o_.refinal_heavy || needs_work(s, l) || refinaled_.count(problem_name(s, l))) return false;
-  return db_.decision(s, l, o_.acc) && heavy(recorded_baseline_us(s, l));
+  if (!(o_.refinal_heavy || o_.refinal_stale) || needs_work(s, l) || refinaled_.count(problem_name(s, l)) ||
+      !db_.decision(s, l, o_.acc))
+    return false;
+  return (o_.refinal_heavy && heavy(recorded_baseline_us(s, l))) || (o_.refinal_stale && !unfinaled_finalists(s, l).empty());
+}
+
+std::vector<std::string> Tuner::unfinaled_finalists(const Shape& s, Layout l) const {
+  std::set<std::string> timed;
+  for (const auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "gpu")) timed.insert(m.config);
+  std::vector<std::string> out;
+  for (const auto& name : fastest_passing(recorded(s, l), finalist_count(heavy(recorded_baseline_us(s, l)))))
+    if (!timed.count(name)) out.push_back(name);
+  return out;
 }
 
 // The problem's search stays as it was; only its final is run again, over the candidates the
-// database holds for it, so a decision made from two finalists is made from heavy_finalists.
+// database holds for it: a decision made from two finalists is made from heavy_finalists, or
+// from the fastest candidates measured since (class-rule evidence among them).
 void Tuner::refinal_problem(const Shape& s, Layout l) {
   refinaled_.insert(problem_name(s, l));
   budget_ = db_.decision(s, l, o_.acc)->budget;
@@ -793,8 +811,9 @@ void Tuner::run(TuneResult& r) {
         throw Error("three shapes in a row could not be set up on the device; last: " + std::string(e.what()));
     }
   }
+  refinal_after_rule_evidence(shapes, r);
   progress.finish(std::to_string(r.tuned_now) + " problems tuned, " +
-                  (r.refinaled ? std::to_string(r.refinaled) + " heavy ones compared again, " : std::string()) +
+                  (r.refinaled ? std::to_string(r.refinaled) + " decided ones compared again, " : std::string()) +
                   (r.rerastered ? std::to_string(r.rerastered) + " decided ones reopened for finalists' variants, " : std::string()) +
                   std::to_string(measured_) +
                   " candidates measured (" + std::to_string(failed_) + " failed), " +
@@ -899,6 +918,30 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
     if (m.verdict != "pass") ++failed_;
   }
   progress.finish(std::to_string(gaps.size()) + " measurements of class-rule contenders");
+}
+
+void Tuner::refinal_after_rule_evidence(const std::vector<Shape>& shapes, TuneResult& r) {
+  if (!o_.refinal_stale || !o_.measure_rule_gaps || o_.rule_candidates <= 0 || out_of_time()) return;
+  fill_rule_gaps(db_.decisions());
+  for (const auto& s : shapes) {
+    std::vector<Layout> layouts;
+    for (Layout l : o_.layouts)  // also where the main loop compared it again already: new evidence
+      if (db_.decision(s, l, o_.acc) && !needs_work(s, l) && !unfinaled_finalists(s, l).empty()) layouts.push_back(l);
+    if (layouts.empty()) continue;
+    if (out_of_time()) {
+      r.stopped_by_time_limit = true;
+      return;
+    }
+    try {
+      backend_.open(s, o_.acc, o_.seed);
+      for (Layout l : layouts) {
+        refinal_problem(s, l);
+        ++r.refinaled;
+      }
+    } catch (const ShapeSetupError& e) {
+      std::fprintf(stderr, "\ngemmforge tune: shape %s not compared again: %s\n", to_string(s).c_str(), e.what());
+    }
+  }
 }
 
 // Which of cuBLASLt's heuristic algorithms the baseline's autotuning kept in this problem's
@@ -1031,7 +1074,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                              {"rule_candidates", o.rule_candidates}, {"max_splits", o.max_splits},
                              {"min_tie", o.min_tie}, {"final_rounds", o.final_rounds}, {"baseline", o.baseline},
                              {"heavy_us", o.heavy_us}, {"heavy_finalists", o.heavy_finalists},
-                             {"refinal_heavy", o.refinal_heavy}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins}, {"space_twins", o.space_twins}, {"uniform_warpgroup_twins", o.uniform_warpgroup_twins}, {"dynamic_walk_twins", o.dynamic_walk_twins}, {"walk_n_twins", o.walk_n_twins},
+                             {"refinal_heavy", o.refinal_heavy}, {"refinal_stale", o.refinal_stale}, {"raster_groups", o.raster_groups}, {"parts_apart", o.parts_apart}, {"cluster_push", o.cluster_push}, {"cluster_twins", o.cluster_twins}, {"ksplit_twins", o.ksplit_twins}, {"space_twins", o.space_twins}, {"uniform_warpgroup_twins", o.uniform_warpgroup_twins}, {"dynamic_walk_twins", o.dynamic_walk_twins}, {"walk_n_twins", o.walk_n_twins},
                              {"configs", o.configs.empty() && o.sm80_configs.empty() ? nlohmann::json("all")
                                                                                    : nlohmann::json(o.configs.size())},
                              {"sm80_configs", o.configs.empty() && o.sm80_configs.empty()

@@ -72,6 +72,14 @@ struct TuneOptions {
   // --refinal-heavy: every heavy problem already decided gets its final comparison again with
   // heavy_finalists, from the measurements in the database (nothing new is measured), once per run.
   bool refinal_heavy = false;
+  // --refinal-stale: every decided problem whose fastest candidates by estimate (its finalists,
+  // were its final run now) include one that no final of it has timed gets its final again, from
+  // the measurements in the database (nothing new is measured), once per run. Such candidates
+  // come after the decision: class-rule evidence, a later run's seeds or twins (session 48's H100
+  // database: on 1024^3 tn the class-rule pass estimated a 64x128 tile at 5.91 us, where the
+  // decided best took 7.63). With it, the class-rule pass runs right after the problems (not with
+  // the table) and the run's problems its evidence makes stale are decided again in the same run.
+  bool refinal_stale = false;
   // --raster-groups: each problem's finalists (fastest Hopper candidates by estimate) are also
   // measured with each of these raster groups (LaunchKnobs::group_m: tile rows, or columns in
   // builds that walk along N), beyond the budget, and the final compares them too; decided
@@ -132,7 +140,7 @@ struct TuneResult {
   std::vector<ClassSummary> summary;
   Table table;
   size_t problems = 0, tuned_now = 0, already_done = 0, skipped = 0;
-  size_t refinaled = 0;  // decided heavy problems compared again (--refinal-heavy)
+  size_t refinaled = 0;  // decided problems compared again (--refinal-heavy, --refinal-stale)
   size_t rerastered = 0;  // decided problems whose finalists were measured with --raster-groups or --parts-apart
   long long measured = 0, reused = 0, failed = 0;  // candidate measurements
   long long not_built = 0;  // candidates that did not compile (or spill): recorded, not measured

@@ -899,6 +899,103 @@ TEST(Tuner, RefinalHeavyDecidesAHeavyProblemAgainFromItsRecordedCandidates) {
   EXPECT_EQ(after->budget, before->budget);
 }
 
+// A candidate measured after a problem's final (here as the class-rule pass records its evidence)
+// that is faster than what the final compared: --refinal-stale times it in a final again,
+// measuring nothing new, and decides with it; once it has been in a final nothing is reopened.
+TEST(Tuner, RefinalStaleDecidesAgainWithACandidateMeasuredAfterTheFinal) {
+  Fixture f;
+  const Shape s{2048, 4096, 1024}, other{1024, 1024, 512};  // `good` is the fastest on s
+  auto o = f.options({s, other}, 3);
+  o.configs = f.slow;  // the search never meets it
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.measure_rule_gaps = false;
+  f.run(o);
+  const auto before = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  ASSERT_FALSE(is_variant_of(before->best, f.good)) << before->best;
+  const KernelCandidate late(f.good);
+  {
+    ResultsDb db = f.db();
+    db.add_candidate(late.name(), late.to_json().dump());
+    Measurement m;
+    m.shape = s;
+    m.layout = Layout::tn;
+    m.acc = Accum::f32;
+    m.impl = "gemmforge";
+    m.config = late.name();
+    m.mode = "estimate";
+    m.verdict = "pass";
+    m.median_us = testing::fake_candidate_us(s, late);
+    m.note = "class rule evidence";
+    db.record(m);
+  }
+  const size_t measured_before = f.logged("measure").size(), compares_before = f.logged("compare").size();
+
+  o.refinal_stale = true;
+  const TuneResult again = f.run(o);
+  EXPECT_EQ(again.refinaled, 1u);  // `other` has no candidate its finals did not time
+  EXPECT_EQ(again.already_done, 1u);
+  EXPECT_EQ(again.measured, 0);
+  EXPECT_EQ(f.logged("measure").size(), measured_before);
+  const auto compares = f.logged("compare");
+  ASSERT_EQ(compares.size(), compares_before + 1);
+  EXPECT_EQ(compares.back(), "compare 2048 4096 1024 tn 3");
+  const auto after = f.db().decision(s, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->best, late.name());
+  EXPECT_EQ(after->budget, before->budget);
+
+  const TuneResult third = f.run(o);
+  EXPECT_EQ(third.refinaled, 0u);
+  EXPECT_EQ(third.already_done, 2u);
+  EXPECT_EQ(f.logged("compare").size(), compares_before + 1);
+}
+
+// In one run: a problem whose search never met `good` is decided without it; the class-rule pass
+// then measures `good` there (it won a problem of the same class), and with --refinal-stale the
+// run decides the problem again with it, so the table serves `good` there.
+TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
+  Fixture f;
+  const Shape won{2048, 4096, 1024}, missed{4096, 2048, 1024};  // both mid; `good` is the fastest on both
+  auto first = f.options({won}, 3);  // the exhaustive search meets `good` third
+  first.seeds = 0;
+  first.neighbour_seeds = 0;
+  first.measure_rule_gaps = false;
+  f.run(first);
+  const auto won_decision = f.db().decision(won, Layout::tn, Accum::f32);
+  ASSERT_TRUE(won_decision);
+  ASSERT_TRUE(is_variant_of(won_decision->best, f.good)) << won_decision->best;
+
+  auto o = f.options({missed}, 3);
+  o.configs = f.slow;
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.refinal_stale = true;
+  const TuneResult r = f.run(o);
+  EXPECT_EQ(r.tuned_now, 1u);
+  EXPECT_EQ(r.refinaled, 1u);
+  bool evidence = false;
+  for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate"))
+    evidence |= is_variant_of(m.config, f.good) && m.note == "class rule evidence";
+  EXPECT_TRUE(evidence);
+  const auto after = f.db().decision(missed, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_TRUE(is_variant_of(after->best, f.good)) << after->best;
+  const auto entry = r.table.exact.find({missed.M, missed.N, missed.K, Layout::tn, Accum::f32});
+  ASSERT_NE(entry, r.table.exact.end());
+  EXPECT_EQ(entry->second.config.value_or(KernelConfig{}).name(), f.good.name());
+
+  o.refinal_stale = false;  // without it the same run leaves the decision as the search made it
+  const Shape missed_too{4096, 4096, 1024};
+  o.shapes = {missed_too};
+  const TuneResult plain = f.run(o);
+  EXPECT_EQ(plain.refinaled, 0u);
+  const auto left = f.db().decision(missed_too, Layout::tn, Accum::f32);
+  ASSERT_TRUE(left);
+  EXPECT_FALSE(is_variant_of(left->best, f.good)) << left->best;
+}
+
 // --raster-groups reopens a decided problem once: its finalists are measured again launched with
 // each group (beyond the budget), and the final decides among all of them; a rerun finds every
 // variant measured and reopens nothing.
