@@ -196,7 +196,7 @@ TEST(Runtime, StagedCallsServeOddRowsWithTheNeighboursKernel) {
     GF_CUDA(cudaStreamSynchronize(ctx->stream()));
     std::vector<unsigned char> direct(bytes), replayed(bytes);
     GF_CUDA(cudaMemcpy(direct.data(), o.C, bytes, cudaMemcpyDeviceToHost));
-    GF_CUDA(cudaMemset(o.C, 0, bytes));
+    GF_CUDA(cudaMemsetAsync(o.C, 0, bytes, ctx->stream()));
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
     GF_CUDA(cudaStreamBeginCapture(ctx->stream(), cudaStreamCaptureModeGlobal));
@@ -401,7 +401,7 @@ TEST(Runtime, SplitKShapesShareAStreamAndGraphsOutliveNewWorkspaces) {
     h.hgemm(x.M, x.N, x.K, other.guarded().A, other.guarded().B, other.guarded().C, Layout::tn, stream);
     GF_CUDA(cudaStreamSynchronize(stream));
   }
-  GF_CUDA(cudaMemset(o.C, 0, bytes));
+  GF_CUDA(cudaMemsetAsync(o.C, 0, bytes, stream));
   GF_CUDA(cudaGraphLaunch(exec, stream));
   GF_CUDA(cudaStreamSynchronize(stream));
   GF_CUDA(cudaMemcpy(replayed.data(), o.C, bytes, cudaMemcpyDeviceToHost));
@@ -490,7 +490,7 @@ TEST(Runtime, ACallCapturedInAGraphReplaysTheSameResult) {
     GF_CUDA(cudaStreamSynchronize(stream));
     std::vector<unsigned char> direct(bytes), replayed(bytes);
     GF_CUDA(cudaMemcpy(direct.data(), o.C, bytes, cudaMemcpyDeviceToHost));
-    GF_CUDA(cudaMemset(o.C, 0, bytes));
+    GF_CUDA(cudaMemsetAsync(o.C, 0, bytes, stream));
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
     GF_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
@@ -541,7 +541,7 @@ TEST(Runtime, RepeatedCallsReplayedFromGraphsPassTheGateAndMatchDirectCalls) {
       GF_CUDA(cudaMemcpy(want.data(), o.C, bytes, cudaMemcpyDeviceToHost));
       for (cudaStream_t st : streams)
         for (int call = 0; call < 4; ++call) {  // direct, captured, then replayed
-          GF_CUDA(cudaMemset(o.C, 0, bytes));
+          GF_CUDA(cudaMemsetAsync(o.C, 0, bytes, st));
           h.hgemm(s.M, s.N, s.K, o.A, o.B, o.C, Layout::tn, st);
           GF_CUDA(cudaStreamSynchronize(st));
           GF_CUDA(cudaMemcpy(got.data(), o.C, bytes, cudaMemcpyDeviceToHost));
