@@ -229,6 +229,9 @@ int run(const TuneArgs& a, int argc, char** argv) {
   std::cout << "\n" << tune::render_summary(r.summary);
   std::cout << "\n" << r.problems << " problems: " << r.tuned_now << " tuned now, "
             << (r.refinaled ? std::to_string(r.refinaled) + " decided ones compared again, " : std::string())
+            << (r.after_rule_evidence
+                    ? std::to_string(r.after_rule_evidence) + " decided again after the class rules' evidence, "
+                    : std::string())
             << (r.rerastered ? std::to_string(r.rerastered) + " reopened for finalists' variants, " : std::string()) << r.already_done
             << " already in the database" << (r.skipped ? ", " + std::to_string(r.skipped) + " skipped" : std::string())
             << "; " << r.measured << " candidates measured (" << r.failed << " failed), " << r.not_built
@@ -257,7 +260,8 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "rank kernels badly) the --heavy-finalists fastest are re-timed so, after a warm-up by time;\n"
       "--refinal-heavy runs that final again for heavy problems decided before, measuring nothing new;\n"
       "--refinal-stale does so where a candidate measured after the final (class-rule evidence, a later\n"
-      "run's seeds) now ranks among the finalists and was never timed in one.\n"
+      "run's seeds) now ranks among the finalists and was never timed in one, and on heavy problems whose\n"
+      "final timed fewer than --heavy-finalists; the class-rule pass then runs right after the problems.\n"
       "--raster-groups 1,2 measures each problem's finalists launched with those raster groups too (the order\n"
       "in which C's tiles are written: on 16384x16384x64 tn one tile row per group was estimated at 141 us\n"
       "where the automatic square waves took 162) and decides again with them, reopening decided problems.\n"

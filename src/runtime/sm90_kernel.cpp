@@ -164,10 +164,10 @@ void Sm90Kernel::prepare(const Problem& caller, const std::vector<Operands>&) {
   if (!caller_workspace_ && workspace_bytes_ > 0) {
     if (own_workspace_.bytes() < workspace_bytes_) own_workspace_ = DeviceBuffer(workspace_bytes_);
     // Zeroed on every prepare: the counters of this problem may sit where the partial sums of
-    // the one prepared before were. Waited for: cudaMemset runs on the legacy stream, which does
-    // not order the launches of a non-blocking stream (the evaluator's) after it.
-    GF_CUDA(cudaMemset(own_workspace_.get(), 0, workspace_bytes_));
-    GF_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
+    // the one prepared before were. On the stream run() uses, so the zeroing comes after the
+    // launches before and before the next (the legacy stream orders neither: ctx_'s stream is
+    // non-blocking).
+    GF_CUDA(cudaMemsetAsync(own_workspace_.get(), 0, workspace_bytes_, ctx_.stream()));
   }
 }
 

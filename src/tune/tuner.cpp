@@ -656,7 +656,20 @@ std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vec
     const auto c = candidate_named(db_, name);
     if (!c) continue;
     const CompiledConfig compiled = source_.get(*c);
-    if (!compiled.ok) continue;
+    if (!compiled.ok) {
+      // Recorded as this final's, so --refinal-stale does not reopen the problem for it again.
+      Measurement m;
+      m.shape = s;
+      m.layout = l;
+      m.acc = o_.acc;
+      m.impl = "gemmforge";
+      m.config = name;
+      m.mode = "gpu";
+      m.verdict = kNotBuilt + compiled.why;
+      m.note = "final: not built";
+      db_.record(m);
+      continue;
+    }
     entries.push_back(FinalEntry{c, compiled.cubin_key, {}});
     entry_names.push_back(name);
   }
@@ -814,6 +827,8 @@ void Tuner::run(TuneResult& r) {
   refinal_after_rule_evidence(shapes, r);
   progress.finish(std::to_string(r.tuned_now) + " problems tuned, " +
                   (r.refinaled ? std::to_string(r.refinaled) + " decided ones compared again, " : std::string()) +
+                  (r.after_rule_evidence ? std::to_string(r.after_rule_evidence) +
+                                               " decided again after the class rules' evidence, " : std::string()) +
                   (r.rerastered ? std::to_string(r.rerastered) + " decided ones reopened for finalists' variants, " : std::string()) +
                   std::to_string(measured_) +
                   " candidates measured (" + std::to_string(failed_) + " failed), " +
@@ -922,25 +937,47 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
 
 void Tuner::refinal_after_rule_evidence(const std::vector<Shape>& shapes, TuneResult& r) {
   if (!o_.refinal_stale || !o_.measure_rule_gaps || o_.rule_candidates <= 0 || out_of_time()) return;
-  fill_rule_gaps(db_.decisions());
-  for (const auto& s : shapes) {
-    std::vector<Layout> layouts;
-    for (Layout l : o_.layouts)  // also where the main loop compared it again already: new evidence
-      if (db_.decision(s, l, o_.acc) && !needs_work(s, l) && !unfinaled_finalists(s, l).empty()) layouts.push_back(l);
-    if (layouts.empty()) continue;
+  // Deciding again changes winners, and so the class rules' contenders: a few rounds until no
+  // problem of this run is stale (build_table's own pass may still add evidence for the next run).
+  constexpr int kRounds = 3;
+  int failures_in_a_row = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    fill_rule_gaps(db_.decisions());
     if (out_of_time()) {
       r.stopped_by_time_limit = true;
       return;
     }
-    try {
-      backend_.open(s, o_.acc, o_.seed);
-      for (Layout l : layouts) {
-        refinal_problem(s, l);
-        ++r.refinaled;
+    size_t decided_again = 0;
+    for (const auto& s : shapes) {
+      std::vector<Layout> layouts;
+      for (Layout l : o_.layouts)  // also where the main loop compared it again already: new evidence
+        if (db_.decision(s, l, o_.acc) && !needs_work(s, l) && !unfinaled_finalists(s, l).empty()) layouts.push_back(l);
+      if (layouts.empty()) continue;
+      if (out_of_time()) {
+        r.stopped_by_time_limit = true;
+        return;
       }
-    } catch (const ShapeSetupError& e) {
-      std::fprintf(stderr, "\ngemmforge tune: shape %s not compared again: %s\n", to_string(s).c_str(), e.what());
+      size_t next = 0;
+      try {
+        backend_.open(s, o_.acc, o_.seed);
+        for (; next < layouts.size(); ++next) {
+          const Layout l = layouts[next];
+          // A new finalist gets its variants measured (--raster-groups, the twins), as a reopened problem's do.
+          if (!raster_variants(s, recorded(s, l), heavy(recorded_baseline_us(s, l))).empty()) raster_problem(s, l);
+          else refinal_problem(s, l);
+          ++decided_again;
+          ++r.after_rule_evidence;
+        }
+        failures_in_a_row = 0;
+      } catch (const ShapeSetupError& e) {
+        std::string left;
+        for (size_t i = next; i < layouts.size(); ++i) left += (left.empty() ? "" : ", ") + problem_name(s, layouts[i]);
+        std::fprintf(stderr, "\ngemmforge tune: %s not decided again: %s\n", left.c_str(), e.what());
+        if (++failures_in_a_row >= 3)
+          throw Error("three shapes in a row could not be set up on the device; last: " + std::string(e.what()));
+      }
     }
+    if (decided_again == 0) return;
   }
 }
 
@@ -1118,7 +1155,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                   {"table", r.table_path.string()},
                                   {"problems", r.problems},
                                   {"tuned_now", r.tuned_now},
-                                  {"refinaled", r.refinaled},
+                                  {"refinaled", r.refinaled}, {"after_rule_evidence", r.after_rule_evidence},
                                   {"rerastered", r.rerastered},
                                   {"already_done", r.already_done},
                                   {"skipped", r.skipped},

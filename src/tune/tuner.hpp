@@ -141,6 +141,9 @@ struct TuneResult {
   Table table;
   size_t problems = 0, tuned_now = 0, already_done = 0, skipped = 0;
   size_t refinaled = 0;  // decided problems compared again (--refinal-heavy, --refinal-stale)
+  // Finals of this run's problems run again after the class-rule pass (--refinal-stale), beside
+  // the counts above: a problem tuned or compared again before it may be counted here too.
+  size_t after_rule_evidence = 0;
   size_t rerastered = 0;  // decided problems whose finalists were measured with --raster-groups or --parts-apart
   long long measured = 0, reused = 0, failed = 0;  // candidate measurements
   long long not_built = 0;  // candidates that did not compile (or spill): recorded, not measured

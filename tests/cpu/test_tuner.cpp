@@ -974,7 +974,8 @@ TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
   o.refinal_stale = true;
   const TuneResult r = f.run(o);
   EXPECT_EQ(r.tuned_now, 1u);
-  EXPECT_EQ(r.refinaled, 1u);
+  EXPECT_EQ(r.refinaled, 0u);
+  EXPECT_EQ(r.after_rule_evidence, 1u);
   bool evidence = false;
   for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate"))
     evidence |= is_variant_of(m.config, f.good) && m.note == "class rule evidence";
@@ -990,10 +991,75 @@ TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
   const Shape missed_too{4096, 4096, 1024};
   o.shapes = {missed_too};
   const TuneResult plain = f.run(o);
-  EXPECT_EQ(plain.refinaled, 0u);
+  EXPECT_EQ(plain.refinaled + plain.after_rule_evidence, 0u);
   const auto left = f.db().decision(missed_too, Layout::tn, Accum::f32);
   ASSERT_TRUE(left);
   EXPECT_FALSE(is_variant_of(left->best, f.good)) << left->best;
+}
+
+// With --raster-groups, the candidate that the class rules' evidence makes a finalist is measured
+// with the groups before its final, as any reopened problem's finalists are; the next run then
+// finds nothing to reopen. And a stale finalist that no longer compiles is recorded as that
+// final's, so it does not reopen its problem on every run.
+TEST(Tuner, RefinalStaleMeasuresTheNewFinalistsVariantsAndSettles) {
+  Fixture f;
+  const Shape won{2048, 4096, 1024}, missed{4096, 2048, 1024};
+  auto first = f.options({won}, 3);
+  first.seeds = 0;
+  first.neighbour_seeds = 0;
+  first.measure_rule_gaps = false;
+  f.run(first);
+
+  auto o = f.options({missed}, 3);
+  o.configs = f.slow;
+  o.seeds = 0;
+  o.neighbour_seeds = 0;
+  o.refinal_stale = true;
+  o.raster_groups = {2};
+  const TuneResult r = f.run(o);
+  EXPECT_EQ(r.after_rule_evidence, 1u);
+  bool grouped = false;
+  for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate")) {
+    const auto c = candidate_named(f.db(), m.config);
+    grouped |= c && c->config == KernelCandidate(f.good).config && c->knobs.group_m == 2;
+  }
+  EXPECT_TRUE(grouped) << "the new finalist was not measured with raster group 2";
+  const TuneResult again = f.run(o);
+  EXPECT_EQ(again.rerastered + again.refinaled + again.after_rule_evidence, 0u);
+  EXPECT_EQ(again.measured, 0);
+
+  // A faster candidate recorded on `won` that does not compile (a kernel edited since, say).
+  const KernelConfig late = f.slow[5];
+  {
+    ResultsDb db = f.db();
+    db.add_candidate(KernelCandidate(late).name(), KernelCandidate(late).to_json().dump());
+    Measurement m;
+    m.shape = won;
+    m.layout = Layout::tn;
+    m.acc = Accum::f32;
+    m.impl = "gemmforge";
+    m.config = KernelCandidate(late).name();
+    m.mode = "estimate";
+    m.verdict = "pass";
+    m.median_us = 1.0;
+    db.record(m);
+  }
+  auto stale = f.options({won}, 3);
+  stale.seeds = 0;
+  stale.neighbour_seeds = 0;
+  stale.measure_rule_gaps = false;
+  stale.refinal_stale = true;
+  for (int run = 0; run < 2; ++run) {
+    WorkerBackend backend(f.worker());
+    FakeSource source;
+    source.broken = {late.name()};
+    const TuneResult t = run_tune(stale, backend, source);
+    EXPECT_EQ(t.refinaled, run == 0 ? 1u : 0u) << "run " << run;
+  }
+  const auto finals = f.db().measurements_of(won, Layout::tn, Accum::f32, "gemmforge", "gpu");
+  EXPECT_TRUE(std::any_of(finals.begin(), finals.end(), [&](const Measurement& m) {
+    return m.config == KernelCandidate(late).name() && m.verdict.find("not built") != std::string::npos;
+  }));
 }
 
 // --raster-groups reopens a decided problem once: its finalists are measured again launched with
