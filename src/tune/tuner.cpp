@@ -311,6 +311,18 @@ Strategy& Tuner::strategy_for(const Shape& s, Layout l) {
   return *per_problem_strategy_;
 }
 
+// A measurement of one of our candidates on a problem, to be given its verdict and recorded.
+Measurement candidate_measurement(const Shape& s, Layout l, Accum a, const std::string& config, const std::string& mode) {
+  Measurement m;
+  m.shape = s;
+  m.layout = l;
+  m.acc = a;
+  m.impl = "gemmforge";
+  m.config = config;
+  m.mode = mode;
+  return m;
+}
+
 // The names of the fastest passing candidates by estimate, at most `count`.
 std::vector<std::string> fastest_passing(const std::map<std::string, Measurement>& known, size_t count) {
   std::vector<std::pair<double, std::string>> ranked;
@@ -355,13 +367,7 @@ std::optional<double> Tuner::measure_candidate(const Shape& s, Layout l, const K
   }
   if (spent && *spent >= budget_) throw BudgetSpent{};
   db_.add_candidate(name, c.to_json().dump());
-  Measurement m;
-  m.shape = s;
-  m.layout = l;
-  m.acc = o_.acc;
-  m.impl = "gemmforge";
-  m.config = name;
-  m.mode = "estimate";
+  Measurement m = candidate_measurement(s, l, o_.acc, name, "estimate");
   m.note = why;
   const CompiledConfig compiled = source_.get(c);
   if (!compiled.ok) {
@@ -658,13 +664,7 @@ std::vector<EntryResult> Tuner::compare(const Shape& s, Layout l, const std::vec
     const CompiledConfig compiled = source_.get(*c);
     if (!compiled.ok) {
       // Recorded as this final's, so --refinal-stale does not reopen the problem for it again.
-      Measurement m;
-      m.shape = s;
-      m.layout = l;
-      m.acc = o_.acc;
-      m.impl = "gemmforge";
-      m.config = name;
-      m.mode = "gpu";
+      Measurement m = candidate_measurement(s, l, o_.acc, name, "gpu");
       m.verdict = kNotBuilt + compiled.why;
       m.note = "final: not built";
       db_.record(m);
@@ -905,13 +905,7 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
       }
     }
     progress.update(i, problem_name(s, l) + " " + c.name());
-    Measurement m;
-    m.shape = s;
-    m.layout = l;
-    m.acc = a;
-    m.impl = "gemmforge";
-    m.config = c.name();
-    m.mode = "estimate";
+    Measurement m = candidate_measurement(s, l, a, c.name(), "estimate");
     m.note = "class rule evidence";
     db_.add_candidate(c.name(), c.to_json().dump());
     const CompiledConfig compiled = source_.get(c);
