@@ -86,6 +86,30 @@ struct Fixture {
     o.command = "gemmforge tune (test)";
     return o;
   }
+  // Options whose search alone decides: no seeds, no class-rule pass.
+  TuneOptions searched_only(std::vector<Shape> shapes, int budget) const {
+    TuneOptions o = options(std::move(shapes), budget);
+    o.seeds = 0;
+    o.neighbour_seeds = 0;
+    o.measure_rule_gaps = false;
+    return o;
+  }
+  // A passing estimate of `c` on `s`, recorded after whatever was decided there.
+  void record_estimate(const Shape& s, const KernelCandidate& c, double us, const std::string& note) const {
+    ResultsDb d = db();
+    d.add_candidate(c.name(), c.to_json().dump());
+    Measurement m;
+    m.shape = s;
+    m.layout = Layout::tn;
+    m.acc = Accum::f32;
+    m.impl = "gemmforge";
+    m.config = c.name();
+    m.mode = "estimate";
+    m.verdict = "pass";
+    m.median_us = us;
+    m.note = note;
+    d.record(m);
+  }
   std::vector<std::string> worker(std::vector<std::string> extra = {}) const {
     std::vector<std::string> argv = {fake_worker(), "worker", "--cache-dir", dir.path.string(), "--log", log.string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
@@ -905,31 +929,14 @@ TEST(Tuner, RefinalHeavyDecidesAHeavyProblemAgainFromItsRecordedCandidates) {
 TEST(Tuner, RefinalStaleDecidesAgainWithACandidateMeasuredAfterTheFinal) {
   Fixture f;
   const Shape s{2048, 4096, 1024}, other{1024, 1024, 512};  // `good` is the fastest on s
-  auto o = f.options({s, other}, 3);
+  auto o = f.searched_only({s, other}, 3);
   o.configs = f.slow;  // the search never meets it
-  o.seeds = 0;
-  o.neighbour_seeds = 0;
-  o.measure_rule_gaps = false;
   f.run(o);
   const auto before = f.db().decision(s, Layout::tn, Accum::f32);
   ASSERT_TRUE(before);
   ASSERT_FALSE(is_variant_of(before->best, f.good)) << before->best;
   const KernelCandidate late(f.good);
-  {
-    ResultsDb db = f.db();
-    db.add_candidate(late.name(), late.to_json().dump());
-    Measurement m;
-    m.shape = s;
-    m.layout = Layout::tn;
-    m.acc = Accum::f32;
-    m.impl = "gemmforge";
-    m.config = late.name();
-    m.mode = "estimate";
-    m.verdict = "pass";
-    m.median_us = testing::fake_candidate_us(s, late);
-    m.note = "class rule evidence";
-    db.record(m);
-  }
+  f.record_estimate(s, late, testing::fake_candidate_us(s, late), "class rule evidence");
   const size_t measured_before = f.logged("measure").size(), compares_before = f.logged("compare").size();
 
   o.refinal_stale = true;
@@ -958,11 +965,7 @@ TEST(Tuner, RefinalStaleDecidesAgainWithACandidateMeasuredAfterTheFinal) {
 TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
   Fixture f;
   const Shape won{2048, 4096, 1024}, missed{4096, 2048, 1024};  // both mid; `good` is the fastest on both
-  auto first = f.options({won}, 3);  // the exhaustive search meets `good` third
-  first.seeds = 0;
-  first.neighbour_seeds = 0;
-  first.measure_rule_gaps = false;
-  f.run(first);
+  f.run(f.searched_only({won}, 3));  // the exhaustive search meets `good` third
   const auto won_decision = f.db().decision(won, Layout::tn, Accum::f32);
   ASSERT_TRUE(won_decision);
   ASSERT_TRUE(is_variant_of(won_decision->best, f.good)) << won_decision->best;
@@ -1004,11 +1007,7 @@ TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
 TEST(Tuner, RefinalStaleMeasuresTheNewFinalistsVariantsAndSettles) {
   Fixture f;
   const Shape won{2048, 4096, 1024}, missed{4096, 2048, 1024};
-  auto first = f.options({won}, 3);
-  first.seeds = 0;
-  first.neighbour_seeds = 0;
-  first.measure_rule_gaps = false;
-  f.run(first);
+  f.run(f.searched_only({won}, 3));
 
   auto o = f.options({missed}, 3);
   o.configs = f.slow;
@@ -1030,24 +1029,8 @@ TEST(Tuner, RefinalStaleMeasuresTheNewFinalistsVariantsAndSettles) {
 
   // A faster candidate recorded on `won` that does not compile (a kernel edited since, say).
   const KernelConfig late = f.slow[5];
-  {
-    ResultsDb db = f.db();
-    db.add_candidate(KernelCandidate(late).name(), KernelCandidate(late).to_json().dump());
-    Measurement m;
-    m.shape = won;
-    m.layout = Layout::tn;
-    m.acc = Accum::f32;
-    m.impl = "gemmforge";
-    m.config = KernelCandidate(late).name();
-    m.mode = "estimate";
-    m.verdict = "pass";
-    m.median_us = 1.0;
-    db.record(m);
-  }
-  auto stale = f.options({won}, 3);
-  stale.seeds = 0;
-  stale.neighbour_seeds = 0;
-  stale.measure_rule_gaps = false;
+  f.record_estimate(won, KernelCandidate(late), 1.0, "a later run's");
+  auto stale = f.searched_only({won}, 3);
   stale.refinal_stale = true;
   for (int run = 0; run < 2; ++run) {
     WorkerBackend backend(f.worker());
