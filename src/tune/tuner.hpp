@@ -74,7 +74,8 @@ struct TuneOptions {
   bool refinal_heavy = false;
   // --refinal-stale: every decided problem whose fastest candidates by estimate (its finalists,
   // were its final run now) include one that no final of it has timed gets its final again, from
-  // the measurements in the database (nothing new is measured), once per run. Such candidates
+  // the measurements in the database (nothing new is measured but the finalists' variants a run
+  // asks for, --raster-groups or twins). Such candidates
   // come after the decision: class-rule evidence, a later run's seeds or twins (session 48's H100
   // database: on 1024^3 tn the class-rule pass estimated a 64x128 tile at 5.91 us, where the
   // decided best took 7.63). With it, the class-rule pass runs right after the problems (not with
