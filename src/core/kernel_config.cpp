@@ -404,20 +404,32 @@ int64_t cluster_tiles(const KernelConfig& c, int64_t M, int64_t N) {
   return ((M + tile_h - 1) / tile_h) * ((N + tile_w - 1) / tile_w);
 }
 
+// Cluster-tile rows of a grid over M rows, at least one.
+static int64_t tile_rows(const KernelConfig& c, int64_t M) {
+  const int64_t tile_h = int64_t(c.block_m) * c.cluster_m;
+  return std::max<int64_t>(1, (M + tile_h - 1) / tile_h);
+}
+
+// The walk along N is the default walk of the transposed grid: tile height and width swap.
+static KernelConfig transposed(KernelConfig c) {
+  std::swap(c.block_m, c.block_n);
+  std::swap(c.cluster_m, c.cluster_n);
+  return c;
+}
+
 int auto_group_m(const KernelConfig& c, int resident_clusters, int64_t M) {
   const double tile_h = double(c.block_m) * c.cluster_m, tile_w = double(c.block_n) * c.cluster_n;
-  const int64_t tile_rows = std::max<int64_t>(1, (M + int64_t(tile_h) - 1) / int64_t(tile_h));
   const double rows = std::sqrt(std::max(1, resident_clusters) * tile_w / tile_h);
-  return int(std::clamp<int64_t>(std::llround(rows), 1, tile_rows));
+  return int(std::clamp<int64_t>(std::llround(rows), 1, tile_rows(c, M)));
 }
 
 int auto_group(const KernelConfig& c, int resident_clusters, int64_t M, int64_t N) {
-  if (!c.walk_n) return auto_group_m(c, resident_clusters, M);
-  // The walk along N is the default walk of the transposed grid: tile height and width swap.
-  KernelConfig turned = c;
-  std::swap(turned.block_m, turned.block_n);
-  std::swap(turned.cluster_m, turned.cluster_n);
-  return auto_group_m(turned, resident_clusters, N);
+  return c.walk_n ? auto_group_m(transposed(c), resident_clusters, N) : auto_group_m(c, resident_clusters, M);
+}
+
+int launch_group(const KernelConfig& c, int group, int resident_clusters, int64_t M, int64_t N) {
+  if (group <= 0) return auto_group(c, resident_clusters, M, N);
+  return int(std::min<int64_t>(group, c.walk_n ? tile_rows(transposed(c), N) : tile_rows(c, M)));
 }
 
 std::vector<std::string> validity_problems(const KernelConfig& c) {

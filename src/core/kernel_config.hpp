@@ -208,6 +208,10 @@ int auto_group_m(const KernelConfig&, int resident_clusters, int64_t M);
 // columns for which the resident clusters cover a square, sqrt(resident · tile height / tile
 // width), within 1..tile columns. M and N as the kernel sees them (swapped by swap-AB).
 int auto_group(const KernelConfig&, int resident_clusters, int64_t M, int64_t N);
+// A launch's raster group: `group` (LaunchKnobs::group_m), or auto_group where that is 0. A group
+// wider than the grid walks as one as wide as it, so it is clamped to the grid's tile rows
+// (columns in the walk along N), which keeps the kernel's group · tiles within an int.
+int launch_group(const KernelConfig&, int group, int resident_clusters, int64_t M, int64_t N);
 
 inline constexpr int kMaxSharedBytesPerCta = 232448;  // 227 KB on sm_90
 // Accumulator registers a consumer thread may hold, of the 232-240 it gets. f16 accumulators need

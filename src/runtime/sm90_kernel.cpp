@@ -125,13 +125,7 @@ void Sm90Kernel::prepare(const Problem& caller, const std::vector<Operands>&) {
   if (clusters * cluster > int64_t(std::numeric_limits<int>::max()))
     throw Error(config_.name() + ": " + to_string(p.shape) + " needs more CTAs than one launch takes");
   grid_ = dim3(unsigned(clusters * cluster), 1, 1);
-  group_m_ = knobs_.group_m > 0 ? knobs_.group_m : auto_group(config_, int(clusters), kernel_m_, kernel_n_);
-  // A group wider than the grid walks as one as wide as it; clamped, the walk's group · tiles
-  // (an int in the kernel) cannot overflow, whatever group a caller names.
-  const int64_t line =
-      config_.walk_n ? int64_t(config_.block_n) * config_.cluster_n : int64_t(config_.block_m) * config_.cluster_m;
-  const int64_t lines = ((config_.walk_n ? kernel_n_ : kernel_m_) + line - 1) / line;
-  group_m_ = int(std::min<int64_t>(group_m_, std::max<int64_t>(1, lines)));
+  group_m_ = launch_group(config_, knobs_.group_m, int(clusters), kernel_m_, kernel_n_);
   // A sliced reduction waits for every part of a tile. A persistent grid has every part in it,
   // and a cooperative launch guarantees they all run at once even when other kernels hold SMs
   // (without it, a CTA could spin on a part that waits for the SM the spinner holds).

@@ -261,6 +261,20 @@ TEST(KernelConfig, AutoRasterGroupOfTheWalkAlongNCountsColumns) {
   EXPECT_EQ(auto_group(c, 0, 64, 64), 1);
 }
 
+// A launch's group: the automatic one for 0, a named one as it is, clamped to the grid's lines.
+TEST(KernelConfig, ALaunchsRasterGroupIsClampedToTheGridsLines) {
+  KernelConfig c;  // 128x128
+  EXPECT_EQ(launch_group(c, 0, 132, 8192, 4096), auto_group(c, 132, 8192, 4096));
+  EXPECT_EQ(launch_group(c, 3, 132, 8192, 4096), 3);
+  EXPECT_EQ(launch_group(c, 1000, 132, 8192, 4096), 64);   // 64 tile rows
+  EXPECT_EQ(launch_group(c, 1 << 30, 132, 100, 4096), 1);  // one row
+  c.walk_n = true;
+  c.cluster_n = 2;  // cluster tiles 128 x 256: 16 columns of 4096
+  c.multicast = true;
+  EXPECT_EQ(launch_group(c, 1000, 66, 8192, 4096), 16);
+  EXPECT_EQ(launch_group(c, 0, 66, 8192, 4096), auto_group(c, 66, 8192, 4096));
+}
+
 TEST(KernelConfig, NameRoundTripsOverTheWholeSpace) {
   for (Layout l : {Layout::tn, Layout::nn})
     for (Accum a : {Accum::f32, Accum::f16})
