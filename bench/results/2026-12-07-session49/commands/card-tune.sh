@@ -8,7 +8,8 @@
 #   H200 also: session 43's twins (never run: no H200 in sessions 43-48): each decided problem's
 #     Hopper finalists timed beside their builds as the space makes them now (fast walk, lean sync)
 #     and with the uniform warpgroup index.
-# Its tune/table.json succeeds tables/<card>.json. Carries as round1.sh.
+# Its tune/table.json succeeds tables/<card>.json. Carries as round1.sh. SHAPES (default grid) and
+# EXTRA (more tune arguments, default none) change the tune for a later call (next-round1.sh).
 CALL=${CALL:-call1}
 source scripts/device_call.sh $CALL
 pack() { tar cJf $OUT/$CALL.tar.xz -C $OUT $CALL; }
@@ -21,9 +22,9 @@ fi
 LEFT_S=$(( ${CALL_S:-570} - SECONDS - 30 ))
 db=build/carried-db-$g
 [ -d $db ] || { tar xJf build/tunedb-$g.tar.xz && mv build/dbraw $db && gzip $db/*.csv; }
-echo "tune ($g, stale finals) for ${LEFT_S} s"
+echo "tune ($g, stale finals ${EXTRA:-}) for ${LEFT_S} s"
 env $budget OUT=$R GEMMFORGE_BIN=$B DB_CSV=$db KEEP=1 CONFIGS=bench/configs/tune-both.json LOG=tune-stale \
-  TUNE_SHAPES="--shapes grid" PRIOR=tables/$g.json TUNE_ARGS="$args --refinal-stale" \
+  TUNE_SHAPES="--shapes ${SHAPES:-grid}" PRIOR=tables/$g.json TUNE_ARGS="$args --refinal-stale ${EXTRA:-}" \
   TIME_LIMIT_S=$((LEFT_S - 20)) LIMIT_S=$LEFT_S scripts/gpu_round.sh tune 2>&1 | tail -16
 rm -f $R/tune/tune.sqlite*
 q; pack

@@ -9,20 +9,9 @@
 #         dimension >= 1024 (issue 3's mid figure, 0.928x in call 1's decisions, took the
 #         automatic group only there; session 48: groups gave +6.7% on short K >= 1024 launches).
 echo "card: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+C=bench/results/2026-12-07-session49/commands
 case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
-  *H200*) exec env CALL=call1 bash bench/results/2026-12-07-session49/commands/card-tune.sh ;;
+  *H200*) exec env CALL=call1 bash $C/card-tune.sh ;;
+  *) exec env CALL=call1 SHAPES=bench/results/2026-12-07-session48/commands/mid-1024-shapes-h100.txt \
+       EXTRA="--raster-groups 1,2,4" bash $C/card-tune.sh ;;
 esac
-CALL=${CALL:-call1}
-source scripts/device_call.sh $CALL
-pack() { tar cJf $OUT/$CALL.tar.xz -C $OUT $CALL; }
-LEFT_S=$(( ${CALL_S:-570} - SECONDS - 30 ))
-db=build/carried-db-h100
-[ -d $db ] || { tar xJf build/tunedb-h100.tar.xz && mv build/dbraw $db && gzip $db/*.csv; }
-echo "tune (h100, raster groups on mid >= 1024) for ${LEFT_S} s"
-env BUDGET=3 OUT=$R GEMMFORGE_BIN=$B DB_CSV=$db KEEP=1 CONFIGS=bench/configs/tune-both.json LOG=tune-mid \
-  TUNE_SHAPES="--shapes bench/results/2026-12-07-session48/commands/mid-1024-shapes-h100.txt" PRIOR=tables/h100.json \
-  TUNE_ARGS="--seeds 0 --neighbour-seeds 2 --budget-under 32:6 --raster-groups 1,2,4 --refinal-stale" \
-  TIME_LIMIT_S=$((LEFT_S - 20)) LIMIT_S=$LEFT_S scripts/gpu_round.sh tune 2>&1 | tail -16
-rm -f $R/tune/tune.sqlite*
-q; pack
-rm -rf $R; ls -la $OUT
