@@ -3,7 +3,9 @@
 cuBLASLt-autotune (final, interleaved), what the table serves (1 on a tie or loss), and wins.
   compare_decisions.py OLD.decisions.csv NEW.decisions.csv
 OLD may also be a database's winners table as exported (db-winners.csv.gz): every problem it
-decided, where a run's decisions file holds only the problems that run was asked for."""
+decided, where a run's decisions file holds only the problems that run was asked for.
+The last line is issue 3's mid figure from the decisions: the mid shapes with every dimension
+>= 1024, each as our best found at its faster layout over cuBLASLt's at its faster layout."""
 import csv, gzip, math, sys
 from collections import defaultdict
 
@@ -34,3 +36,15 @@ print("class    problems retuned  best found        served            wins")
 for c in sorted(g, key=lambda c: (c == "all", c)):
     e = g[c]
     print(f"{c:8} {len(e[2]):8} {e[6]:7}  {gm(e[0]):.3f}x -> {gm(e[1]):.3f}x  {gm(e[2]):.3f}x -> {gm(e[3]):.3f}x  {e[4]} -> {e[5]}")
+
+def mid_figure(d):  # shape -> (ours, theirs), each the faster layout's time
+    t = defaultdict(lambda: [math.inf, math.inf])
+    for (m, n, k, _), r in d.items():
+        if r.get("class", "mid") == "mid" and min(int(m), int(n), int(k)) >= 1024 and r["best_us"] and r["baseline_us"]:
+            t[(m, n, k)][0] = min(t[(m, n, k)][0], float(r["best_us"]))
+            t[(m, n, k)][1] = min(t[(m, n, k)][1], float(r["baseline_us"]))
+    return t
+mo, mn = mid_figure(old), mid_figure(new)
+mids = [s for s in mn if s in mo and new.get(s + ("tn",), new.get(s + ("nn",)))["class"] == "mid"]
+print(f"mid, every dim >= 1024 ({len(mids)} shapes, each at its best layout): best found "
+      f"{gm([mo[s][1] / mo[s][0] for s in mids]):.3f}x -> {gm([mn[s][1] / mn[s][0] for s in mids]):.3f}x")
