@@ -46,6 +46,7 @@ struct TuneArgs {
   int heavy_finalists = 6;
   bool refinal_heavy = false;
   bool refinal_stale = false;
+  int neighbour_evidence = 0;
   std::string raster_groups;
   bool parts_apart = false;
   bool cluster_push = false;
@@ -119,6 +120,9 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
               [](const auto& x, const auto& y) { return x.below_us < y.below_us; });
     if (a.seeds < 0) throw Error("--seeds must not be negative");
     if (a.neighbour_seeds < 0) throw Error("--neighbour-seeds must not be negative");
+    if (a.neighbour_evidence < 0) throw Error("--neighbour-evidence must not be negative");
+    if (a.neighbour_evidence > 0 && !a.refinal_stale)
+      throw Error("--neighbour-evidence needs --refinal-stale: its measurements are taken to decide problems again");
     if (a.rule_candidates < 0) throw Error("--rule-candidates must not be negative");
     if (a.max_splits < 1 || a.max_splits > kMaxSplits)
       throw Error("--max-splits must be 1.." + std::to_string(kMaxSplits) + " (1: no split-K)");
@@ -164,6 +168,7 @@ tune::TuneOptions validate(const TuneArgs& a, int argc, char** argv) {
     o.heavy_finalists = a.heavy_finalists;
     o.refinal_heavy = a.refinal_heavy;
     o.refinal_stale = a.refinal_stale;
+    o.neighbour_evidence = a.neighbour_evidence;
     o.parts_apart = a.parts_apart;
     o.cluster_push = a.cluster_push;
     o.ksplit_twins = a.ksplit_twins;
@@ -229,8 +234,8 @@ int run(const TuneArgs& a, int argc, char** argv) {
   std::cout << "\n" << tune::render_summary(r.summary);
   std::cout << "\n" << r.problems << " problems: " << r.tuned_now << " tuned now, "
             << (r.refinaled ? std::to_string(r.refinaled) + " decided ones compared again, " : std::string())
-            << (r.after_rule_evidence
-                    ? std::to_string(r.after_rule_evidence) + " decided again after the class rules' evidence, "
+            << (r.after_evidence
+                    ? std::to_string(r.after_evidence) + " decided again after the class rules' or neighbours' evidence, "
                     : std::string())
             << (r.rerastered ? std::to_string(r.rerastered) + " reopened for finalists' variants, " : std::string()) << r.already_done
             << " already in the database" << (r.skipped ? ", " + std::to_string(r.skipped) + " skipped" : std::string())
@@ -262,6 +267,10 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "--refinal-stale does so where a candidate measured after the final (class-rule evidence, a later\n"
       "run's seeds) now ranks among the finalists and was never timed in one, and on heavy problems whose\n"
       "final timed fewer than --heavy-finalists; the class-rule pass then runs right after the problems.\n"
+      "--neighbour-evidence 4 (with --refinal-stale) also measures, on each decided problem, the best kernels\n"
+      "of its 4 nearest decided problems that it never measured, and decides again where one ranks among its\n"
+      "finalists: the search meets only the neighbours decided before it (in session 49's H100 database 1251\n"
+      "of 2000 problems had never measured the Hopper winner of one of their 4 nearest shapes, same layout).\n"
       "--raster-groups 1,2 measures each problem's finalists launched with those raster groups too (the order\n"
       "in which C's tiles are written: on 16384x16384x64 tn one tile row per group was estimated at 141 us\n"
       "where the automatic square waves took 162) and decides again with them, reopening decided problems.\n"
@@ -362,6 +371,11 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
                 "compare decided problems again where a candidate measured since their final (class-rule "
                 "evidence, a later run's seeds) ranks among their finalists by estimate and no final has timed it "
                 "(nothing new measured)");
+  cmd->add_option("--neighbour-evidence", args->neighbour_evidence,
+                  "with --refinal-stale: after the problems, measure on each decided one the best kernels of its N "
+                  "nearest decided problems (as --neighbour-seeds orders them) that it never measured, and decide "
+                  "again where one ranks among its finalists (0: off)")
+      ->capture_default_str();
   cmd->add_option("--raster-groups", args->raster_groups,
                   "comma list of raster groups (tile rows per group, columns for _wn builds; e.g. 1,2): each "
                   "problem's finalists are also measured launched with each (beyond the budget) and the final "

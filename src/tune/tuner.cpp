@@ -146,6 +146,10 @@ class Tuner {
   // The fastest kernels of the problems nearest this one, as they would launch on it (see tune_problem).
   std::vector<KernelCandidate> neighbour_seeds(const Problem&, const std::vector<Decision>& decided,
                                                const std::map<std::string, Measurement>& known) const;
+  // The decided problems neighbour_seeds draws from, nearest first, each with its best kernel as it
+  // would launch on `p` (nullopt where it cannot: another family searched, out of reach).
+  std::vector<std::pair<double, std::optional<KernelCandidate>>> nearest_winners(const Problem& p,
+                                                                                 const std::vector<Decision>& decided) const;
   // --split-seeds' tiles in this problem's layout, launched split as auto_splits counts for it,
   // where that count is above one (see TuneOptions::split_seeds); none measured before.
   std::vector<KernelCandidate> split_seeds(const Problem&, const std::map<std::string, Measurement>& known) const;
@@ -202,9 +206,16 @@ class Tuner {
   Strategy& strategy_for(const Shape&, Layout);
   std::string status(const Shape&, Layout) const;
   void fill_rule_gaps(const std::vector<Decision>&);
-  // --refinal-stale: the class-rule pass runs now instead of with the table, and the problems of
-  // this run where one of its measurements is now a finalist are decided again in this run.
-  void refinal_after_rule_evidence(const std::vector<Shape>& shapes, TuneResult& r);
+  // --neighbour-evidence: the nearest decided problems' best kernels on each decided problem of
+  // `shapes` that never measured them.
+  void fill_neighbour_gaps(const std::vector<Shape>& shapes);
+  // Estimates of (problem, candidate) pairs outside any search, in FLOP order (one set-up per shape).
+  using EvidenceGap = std::tuple<Shape, Layout, Accum, KernelCandidate>;
+  void measure_evidence(std::vector<EvidenceGap> gaps, const std::string& what, const std::string& note);
+  // --refinal-stale: the class-rule pass (and --neighbour-evidence's) runs now instead of with the
+  // table, and the problems of this run where one of its measurements is now a finalist are decided
+  // again in this run.
+  void refinal_after_evidence(const std::vector<Shape>& shapes, TuneResult& r);
   std::vector<RuleEvidence> rule_evidence(const std::vector<Decision>& group, const std::vector<std::string>& names,
                                           std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>>* gaps) const;
 
@@ -250,6 +261,19 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
   // split-K count's, gives it knobs not measured yet; an unchanged launch is known and skipped),
   // then the same shape in the other layout, then this layout's nearest shapes; ties keep the
   // database's (M, N, K) order.
+  std::set<std::string> taken;
+  for (const auto& [distance, here] : nearest_winners(p, decided)) {
+    if (out.size() >= size_t(o_.neighbour_seeds)) break;
+    // Seeds measured before (by the search or another seed) teach nothing new: the next neighbour's instead.
+    if (!here || known.count(here->name()) || !taken.insert(here->name()).second) continue;
+    out.push_back(*here);
+  }
+  return out;
+}
+
+std::vector<std::pair<double, std::optional<KernelCandidate>>> Tuner::nearest_winners(
+    const Problem& p, const std::vector<Decision>& decided) const {
+  // Distance -2: this problem's own decision; -1: the same shape in the other layout.
   std::vector<std::pair<double, const Decision*>> near;
   for (const auto& d : decided) {
     if (d.acc != p.acc || d.best.empty()) continue;
@@ -258,17 +282,14 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
     near.emplace_back(distance, &d);
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::set<std::string> taken;
+  std::vector<std::pair<double, std::optional<KernelCandidate>>> out;
   for (const auto& [distance, d] : near) {
-    if (out.size() >= size_t(o_.neighbour_seeds)) break;
+    std::optional<KernelCandidate> here;
     const auto c = candidate_named(db_, d->best);
-    if (!c) continue;
-    const auto carried = in_layout(*c, p.layout);
-    if (!carried) continue;
-    const KernelCandidate here = launched_on(*carried, p.shape, residency_);
-    // Seeds measured before (by the search or another seed) teach nothing new: the next neighbour's instead.
-    if (known.count(here.name()) || !taken.insert(here.name()).second || !seedable_prior(here, p)) continue;
-    out.push_back(here);
+    const auto carried = c ? in_layout(*c, p.layout) : std::nullopt;
+    if (carried) here = launched_on(*carried, p.shape, residency_);
+    if (here && !seedable_prior(*here, p)) here.reset();
+    out.emplace_back(distance, std::move(here));
   }
   return out;
 }
@@ -824,11 +845,11 @@ void Tuner::run(TuneResult& r) {
         throw Error("three shapes in a row could not be set up on the device; last: " + std::string(e.what()));
     }
   }
-  refinal_after_rule_evidence(shapes, r);
+  refinal_after_evidence(shapes, r);
   progress.finish(std::to_string(r.tuned_now) + " problems tuned, " +
                   (r.refinaled ? std::to_string(r.refinaled) + " decided ones compared again, " : std::string()) +
-                  (r.after_rule_evidence ? std::to_string(r.after_rule_evidence) +
-                                               " decided again after the class rules' evidence, " : std::string()) +
+                  (r.after_evidence ? std::to_string(r.after_evidence) +
+                                          " decided again after the class rules' or neighbours' evidence, " : std::string()) +
                   (r.rerastered ? std::to_string(r.rerastered) + " decided ones reopened for finalists' variants, " : std::string()) +
                   std::to_string(measured_) +
                   " candidates measured (" + std::to_string(failed_) + " failed), " +
@@ -881,15 +902,37 @@ std::map<RuleGroupKey, std::vector<Decision>> rule_groups(const std::vector<Deci
 }
 
 void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
-  std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>> gaps;
+  std::vector<EvidenceGap> gaps;
   for (const auto& [key, group] : rule_groups(generic_decisions(decisions)))
     rule_evidence(group, rule_contenders(group, size_t(std::max(0, o_.rule_candidates))), &gaps);
+  measure_evidence(std::move(gaps), "class rules", "class rule evidence");
+}
+
+void Tuner::fill_neighbour_gaps(const std::vector<Shape>& shapes) {
+  const std::vector<Decision> decided = db_.decisions();
+  std::vector<EvidenceGap> gaps;
+  for (const auto& s : shapes)
+    for (Layout l : o_.layouts) {
+      if (!db_.decision(s, l, o_.acc) || needs_work(s, l)) continue;
+      const auto known = recorded(s, l);
+      std::set<std::string> taken;
+      int neighbours = 0;
+      for (const auto& [distance, here] : nearest_winners(Problem{s, l, o_.acc}, decided)) {
+        if (distance == -2.0) continue;  // its own decision
+        if (++neighbours > o_.neighbour_evidence) break;
+        if (here && !known.count(here->name()) && taken.insert(here->name()).second) gaps.emplace_back(s, l, o_.acc, *here);
+      }
+    }
+  measure_evidence(std::move(gaps), "neighbours", "neighbour winner evidence");
+}
+
+void Tuner::measure_evidence(std::vector<EvidenceGap> gaps, const std::string& what, const std::string& note) {
   if (gaps.empty()) return;
   std::sort(gaps.begin(), gaps.end(), [](const auto& x, const auto& y) {
     return std::make_tuple(std::get<0>(x).flops(), std::get<0>(x), int(std::get<2>(x))) <
            std::make_tuple(std::get<0>(y).flops(), std::get<0>(y), int(std::get<2>(y)));
   });
-  Progress progress("class rules", gaps.size());
+  Progress progress(what, gaps.size());
   std::optional<std::pair<Shape, Accum>> open;
   for (size_t i = 0; i < gaps.size(); ++i) {
     const auto& [s, l, a, c] = gaps[i];
@@ -899,14 +942,14 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
         backend_.open(s, a, o_.seed);
         open = {s, a};
       } catch (const ShapeSetupError& e) {
-        std::fprintf(stderr, "gemmforge tune: rule evidence on %s skipped: %s\n", to_string(s).c_str(), e.what());
+        std::fprintf(stderr, "gemmforge tune: %s on %s skipped: %s\n", note.c_str(), to_string(s).c_str(), e.what());
         open.reset();
         continue;
       }
     }
     progress.update(i, problem_name(s, l) + " " + c.name());
     Measurement m = candidate_measurement(s, l, a, c.name(), "estimate");
-    m.note = "class rule evidence";
+    m.note = note;
     db_.add_candidate(c.name(), c.to_json().dump());
     const CompiledConfig compiled = source_.get(c);
     if (!compiled.ok) {
@@ -917,7 +960,7 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
         m.verdict = out.verdict;
         m.median_us = out.passed() ? out.us : std::nullopt;
       } catch (const ShapeSetupError& e) {
-        std::fprintf(stderr, "\ngemmforge tune: rule evidence on %s skipped: %s\n", to_string(s).c_str(), e.what());
+        std::fprintf(stderr, "\ngemmforge tune: %s on %s skipped: %s\n", note.c_str(), to_string(s).c_str(), e.what());
         open.reset();
         continue;
       }
@@ -926,17 +969,20 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
     ++measured_;
     if (m.verdict != "pass") ++failed_;
   }
-  progress.finish(std::to_string(gaps.size()) + " measurements of class-rule contenders");
+  progress.finish(std::to_string(gaps.size()) + " measurements of " + note);
 }
 
-void Tuner::refinal_after_rule_evidence(const std::vector<Shape>& shapes, TuneResult& r) {
-  if (!o_.refinal_stale || !o_.measure_rule_gaps || o_.rule_candidates <= 0 || out_of_time()) return;
-  // Deciding again changes winners, and so the class rules' contenders: a few rounds until no
-  // problem of this run is stale (build_table's own pass may still add evidence for the next run).
+void Tuner::refinal_after_evidence(const std::vector<Shape>& shapes, TuneResult& r) {
+  const bool rules = o_.measure_rule_gaps && o_.rule_candidates > 0, neighbours = o_.neighbour_evidence > 0;
+  if (!o_.refinal_stale || !(rules || neighbours) || out_of_time()) return;
+  // Deciding again changes winners, and so the class rules' contenders and the neighbours' best:
+  // a few rounds until no problem of this run is stale (build_table's own pass may still add
+  // evidence for the next run).
   constexpr int kRounds = 3;
   int failures_in_a_row = 0;
   for (int round = 0; round < kRounds; ++round) {
-    fill_rule_gaps(db_.decisions());
+    if (rules) fill_rule_gaps(db_.decisions());
+    if (neighbours && !out_of_time()) fill_neighbour_gaps(shapes);
     if (out_of_time()) {
       r.stopped_by_time_limit = true;
       return;
@@ -960,7 +1006,7 @@ void Tuner::refinal_after_rule_evidence(const std::vector<Shape>& shapes, TuneRe
           if (!raster_variants(s, recorded(s, l), heavy(recorded_baseline_us(s, l))).empty()) raster_problem(s, l);
           else refinal_problem(s, l);
           ++decided_again;
-          ++r.after_rule_evidence;
+          ++r.after_evidence;
         }
         failures_in_a_row = 0;
       } catch (const ShapeSetupError& e) {
@@ -1112,7 +1158,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                                   ? nlohmann::json("all")
                                                   : nlohmann::json(o.sm80_configs.size())},
                              {"families", nlohmann::json::array()}, {"specialize", o.specialize},
-                             {"prior_problems", o.prior.size()}, {"neighbour_seeds", o.neighbour_seeds},
+                             {"prior_problems", o.prior.size()}, {"neighbour_seeds", o.neighbour_seeds}, {"neighbour_evidence", o.neighbour_evidence},
                              {"split_seeds", nlohmann::json::array()},
                              {"budget_under_us", nlohmann::json::array()}};
   for (const auto& t : o.budget_tiers) settings["budget_under_us"].push_back({t.below_us, t.budget});
@@ -1149,7 +1195,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
                                   {"table", r.table_path.string()},
                                   {"problems", r.problems},
                                   {"tuned_now", r.tuned_now},
-                                  {"refinaled", r.refinaled}, {"after_rule_evidence", r.after_rule_evidence},
+                                  {"refinaled", r.refinaled}, {"after_evidence", r.after_evidence},
                                   {"rerastered", r.rerastered},
                                   {"already_done", r.already_done},
                                   {"skipped", r.skipped},

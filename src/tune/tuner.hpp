@@ -72,6 +72,14 @@ struct TuneOptions {
   // --refinal-heavy: every heavy problem already decided gets its final comparison again with
   // heavy_finalists, from the measurements in the database (nothing new is measured), once per run.
   bool refinal_heavy = false;
+  // --neighbour-evidence N (with --refinal-stale): after the problems, each decided problem of the
+  // run is measured (estimate mode) with the best kernels of its N nearest decided problems, as
+  // they launch on it, where it never measured them; problems that evidence makes stale are
+  // decided again in the same run. The search meets its neighbours' winners only where they were
+  // decided before it (neighbour_seeds), so the problems tuned first never met those found after
+  // them: in session 49's H100 database 1251 of the 2000 problems had never measured the Hopper
+  // winner of one of their four nearest shapes in the same layout. 0: off.
+  int neighbour_evidence = 0;
   // --refinal-stale: every decided problem whose fastest candidates by estimate (its finalists,
   // were its final run now) include one that no final of it has timed gets its final again, from
   // the measurements in the database (nothing new is measured but the finalists' variants a run
@@ -142,9 +150,10 @@ struct TuneResult {
   Table table;
   size_t problems = 0, tuned_now = 0, already_done = 0, skipped = 0;
   size_t refinaled = 0;  // decided problems compared again (--refinal-heavy, --refinal-stale)
-  // Finals of this run's problems run again after the class-rule pass (--refinal-stale), beside
-  // the counts above: a problem tuned or compared again before it may be counted here too.
-  size_t after_rule_evidence = 0;
+  // Finals of this run's problems run again after the class-rule pass and the neighbours'
+  // evidence (--refinal-stale, --neighbour-evidence), beside the counts above: a problem tuned or
+  // compared again before them may be counted here too.
+  size_t after_evidence = 0;
   size_t rerastered = 0;  // decided problems whose finalists were measured with --raster-groups or --parts-apart
   long long measured = 0, reused = 0, failed = 0;  // candidate measurements
   long long not_built = 0;  // candidates that did not compile (or spill): recorded, not measured

@@ -59,6 +59,8 @@ expect_failure("tune: budget tier without a colon" 2 "expected US:N" tune --shap
 expect_failure("tune: budget tier time" 2 "is not a time in" tune --shape 64x64x64 --budget-under fast:24)
 expect_failure("tune: budget tier below the budget" 2 "must be larger than --budget (6)" tune --shape 64x64x64 --budget 6 --budget-under 100:4)
 expect_failure("tune: negative neighbour seeds" 2 "--neighbour-seeds must not be negative" tune --shape 64x64x64 --neighbour-seeds -1)
+expect_failure("tune: neighbour evidence without stale finals" 2 "--neighbour-evidence needs --refinal-stale"
+               tune --shape 64x64x64 --neighbour-evidence 4)
 expect_failure("tune: unreadable split seeds" 2 "cannot read config file" tune --shape 64x64x64 --split-seeds nowhere.json)
 file(WRITE ${WORK}/sm80_only.json "[{\"family\": \"sm80\", \"name\": \"sm80_tn_f32_64x64x32_s3_w2x2\"}]")
 expect_failure("tune: split seeds of no Hopper tile" 2 "holds no Hopper config" tune --shape 64x64x64 --split-seeds sm80_only.json)

@@ -978,7 +978,7 @@ TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
   const TuneResult r = f.run(o);
   EXPECT_EQ(r.tuned_now, 1u);
   EXPECT_EQ(r.refinaled, 0u);
-  EXPECT_EQ(r.after_rule_evidence, 1u);
+  EXPECT_EQ(r.after_evidence, 1u);
   bool evidence = false;
   for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate"))
     evidence |= is_variant_of(m.config, f.good) && m.note == "class rule evidence";
@@ -994,10 +994,49 @@ TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
   const Shape missed_too{4096, 4096, 1024};
   o.shapes = {missed_too};
   const TuneResult plain = f.run(o);
-  EXPECT_EQ(plain.refinaled + plain.after_rule_evidence, 0u);
+  EXPECT_EQ(plain.refinaled + plain.after_evidence, 0u);
   const auto left = f.db().decision(missed_too, Layout::tn, Accum::f32);
   ASSERT_TRUE(left);
   EXPECT_FALSE(is_variant_of(left->best, f.good)) << left->best;
+}
+
+// A problem whose search never met `good` is decided without it, though its nearest decided
+// neighbour won with it (tuned first, the neighbour could not seed it). --neighbour-evidence
+// measures `good` there after the problems and the run decides again with it; --refinal-stale
+// alone does not, and a further run finds nothing left to measure or decide.
+TEST(Tuner, NeighbourEvidenceMeasuresANearWinnerAndDecidesWithIt) {
+  Fixture f;
+  const Shape won{2048, 4096, 1024}, missed{4096, 2048, 1024};  // `good` is the fastest on both
+  f.run(f.searched_only({won}, 3));  // the exhaustive search meets `good` third
+  ASSERT_TRUE(is_variant_of(f.db().decision(won, Layout::tn, Accum::f32)->best, f.good));
+  auto o = f.searched_only({missed}, 3);  // no class-rule pass: the evidence is the neighbours' alone
+  o.configs = f.slow;
+  f.run(o);
+  const auto before = f.db().decision(missed, Layout::tn, Accum::f32);
+  ASSERT_TRUE(before);
+  ASSERT_FALSE(is_variant_of(before->best, f.good)) << before->best;
+
+  o.refinal_stale = true;
+  const TuneResult stale_only = f.run(o);
+  EXPECT_EQ(stale_only.refinaled + stale_only.after_evidence, 0u);
+  EXPECT_EQ(stale_only.measured, 0);
+
+  o.neighbour_evidence = 1;
+  const TuneResult r = f.run(o);
+  EXPECT_EQ(r.measured, 1);  // `good` on `missed`, nothing on `won` (not a shape of this run)
+  EXPECT_EQ(r.after_evidence, 1u);
+  bool evidence = false;
+  for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate"))
+    evidence |= is_variant_of(m.config, f.good) && m.note == "neighbour winner evidence";
+  EXPECT_TRUE(evidence);
+  const auto after = f.db().decision(missed, Layout::tn, Accum::f32);
+  ASSERT_TRUE(after);
+  EXPECT_TRUE(is_variant_of(after->best, f.good)) << after->best;
+  EXPECT_EQ(after->budget, before->budget);
+
+  const TuneResult again = f.run(o);
+  EXPECT_EQ(again.measured, 0);
+  EXPECT_EQ(again.refinaled + again.after_evidence, 0u);
 }
 
 // With --raster-groups, the candidate that the class rules' evidence makes a finalist is measured
@@ -1016,7 +1055,7 @@ TEST(Tuner, RefinalStaleMeasuresTheNewFinalistsVariantsAndSettles) {
   o.refinal_stale = true;
   o.raster_groups = {2};
   const TuneResult r = f.run(o);
-  EXPECT_EQ(r.after_rule_evidence, 1u);
+  EXPECT_EQ(r.after_evidence, 1u);
   bool grouped = false;
   for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate")) {
     const auto c = candidate_named(f.db(), m.config);
@@ -1024,7 +1063,7 @@ TEST(Tuner, RefinalStaleMeasuresTheNewFinalistsVariantsAndSettles) {
   }
   EXPECT_TRUE(grouped) << "the new finalist was not measured with raster group 2";
   const TuneResult again = f.run(o);
-  EXPECT_EQ(again.rerastered + again.refinaled + again.after_rule_evidence, 0u);
+  EXPECT_EQ(again.rerastered + again.refinaled + again.after_evidence, 0u);
   EXPECT_EQ(again.measured, 0);
 
   // A faster candidate recorded on `won` that does not compile (a kernel edited since, say).
