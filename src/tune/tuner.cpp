@@ -146,10 +146,13 @@ class Tuner {
   // The fastest kernels of the problems nearest this one, as they would launch on it (see tune_problem).
   std::vector<KernelCandidate> neighbour_seeds(const Problem&, const std::vector<Decision>& decided,
                                                const std::map<std::string, Measurement>& known) const;
-  // The decided problems neighbour_seeds draws from, nearest first, each with its best kernel as it
-  // would launch on `p` (nullopt where it cannot: another family searched, out of reach).
-  std::vector<std::pair<double, std::optional<KernelCandidate>>> nearest_winners(const Problem& p,
-                                                                                 const std::vector<Decision>& decided) const;
+  // The decided problems neighbour_seeds draws from, nearest first: distance -2 is p's own
+  // decision, -1 its shape in the other layout, then shape_distance in this layout.
+  static std::vector<std::pair<double, const Decision*>> nearest_decisions(const Problem& p,
+                                                                           const std::vector<Decision>& decided);
+  // A decision's best kernel as it would launch on p; nullopt where it cannot (another family
+  // searched, a tile the layout cannot take, out of reach).
+  std::optional<KernelCandidate> winner_on(const Decision& d, const Problem& p) const;
   // --split-seeds' tiles in this problem's layout, launched split as auto_splits counts for it,
   // where that count is above one (see TuneOptions::split_seeds); none measured before.
   std::vector<KernelCandidate> split_seeds(const Problem&, const std::map<std::string, Measurement>& known) const;
@@ -262,8 +265,9 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
   // then the same shape in the other layout, then this layout's nearest shapes; ties keep the
   // database's (M, N, K) order.
   std::set<std::string> taken;
-  for (const auto& [distance, here] : nearest_winners(p, decided)) {
+  for (const auto& [distance, d] : nearest_decisions(p, decided)) {
     if (out.size() >= size_t(o_.neighbour_seeds)) break;
+    const auto here = winner_on(*d, p);
     // Seeds measured before (by the search or another seed) teach nothing new: the next neighbour's instead.
     if (!here || known.count(here->name()) || !taken.insert(here->name()).second) continue;
     out.push_back(*here);
@@ -271,9 +275,8 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
   return out;
 }
 
-std::vector<std::pair<double, std::optional<KernelCandidate>>> Tuner::nearest_winners(
-    const Problem& p, const std::vector<Decision>& decided) const {
-  // Distance -2: this problem's own decision; -1: the same shape in the other layout.
+std::vector<std::pair<double, const Decision*>> Tuner::nearest_decisions(const Problem& p,
+                                                                         const std::vector<Decision>& decided) {
   std::vector<std::pair<double, const Decision*>> near;
   for (const auto& d : decided) {
     if (d.acc != p.acc || d.best.empty()) continue;
@@ -282,16 +285,16 @@ std::vector<std::pair<double, std::optional<KernelCandidate>>> Tuner::nearest_wi
     near.emplace_back(distance, &d);
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  std::vector<std::pair<double, std::optional<KernelCandidate>>> out;
-  for (const auto& [distance, d] : near) {
-    std::optional<KernelCandidate> here;
-    const auto c = candidate_named(db_, d->best);
-    const auto carried = c ? in_layout(*c, p.layout) : std::nullopt;
-    if (carried) here = launched_on(*carried, p.shape, residency_);
-    if (here && !seedable_prior(*here, p)) here.reset();
-    out.emplace_back(distance, std::move(here));
-  }
-  return out;
+  return near;
+}
+
+std::optional<KernelCandidate> Tuner::winner_on(const Decision& d, const Problem& p) const {
+  const auto c = candidate_named(db_, d.best);
+  const auto carried = c ? in_layout(*c, p.layout) : std::nullopt;
+  if (!carried) return std::nullopt;
+  const KernelCandidate here = launched_on(*carried, p.shape, residency_);
+  if (!seedable_prior(here, p)) return std::nullopt;
+  return here;
 }
 
 // A --split-seeds tile in layout l and accumulator a; nullopt where it makes no valid config
@@ -917,9 +920,11 @@ void Tuner::fill_neighbour_gaps(const std::vector<Shape>& shapes) {
       const auto known = recorded(s, l);
       std::set<std::string> taken;
       int neighbours = 0;
-      for (const auto& [distance, here] : nearest_winners(Problem{s, l, o_.acc}, decided)) {
+      const Problem p{s, l, o_.acc};
+      for (const auto& [distance, d] : nearest_decisions(p, decided)) {
         if (distance == -2.0) continue;  // its own decision
         if (++neighbours > o_.neighbour_evidence) break;
+        const auto here = winner_on(*d, p);
         if (here && !known.count(here->name()) && taken.insert(here->name()).second) gaps.emplace_back(s, l, o_.acc, *here);
       }
     }

@@ -77,8 +77,8 @@ struct TuneOptions {
   // they launch on it, where it never measured them; problems that evidence makes stale are
   // decided again in the same run. The search meets its neighbours' winners only where they were
   // decided before it (neighbour_seeds), so the problems tuned first never met those found after
-  // them: in session 49's H100 database 1251 of the 2000 problems had never measured the Hopper
-  // winner of one of their four nearest shapes in the same layout. 0: off.
+  // them: on session 50's H100 database the pass finds 1031 such kernels (N = 4) on 799 of the
+  // 2000 problems (a run with the stand-in worker). 0: off.
   int neighbour_evidence = 0;
   // --refinal-stale: every decided problem whose fastest candidates by estimate (its finalists,
   // were its final run now) include one that no final of it has timed gets its final again, from
