@@ -37,14 +37,18 @@ for c in sorted(g, key=lambda c: (c == "all", c)):
     e = g[c]
     print(f"{c:8} {len(e[2]):8} {e[6]:7}  {gm(e[0]):.3f}x -> {gm(e[1]):.3f}x  {gm(e[2]):.3f}x -> {gm(e[3]):.3f}x  {e[4]} -> {e[5]}")
 
-def mid_figure(d):  # shape -> (ours, theirs), each the faster layout's time
+def mid_figure(d, layouts):  # shape -> (ours, theirs), each the faster of `layouts`' times
     t = defaultdict(lambda: [math.inf, math.inf])
-    for (m, n, k, _), r in d.items():
-        if r.get("class", "mid") == "mid" and min(int(m), int(n), int(k)) >= 1024 and r["best_us"] and r["baseline_us"]:
+    for (m, n, k, l), r in d.items():
+        if (l in layouts and r.get("class", "mid") == "mid" and min(int(m), int(n), int(k)) >= 1024
+                and r["best_us"] and r["baseline_us"]):
             t[(m, n, k)][0] = min(t[(m, n, k)][0], float(r["best_us"]))
             t[(m, n, k)][1] = min(t[(m, n, k)][1], float(r["baseline_us"]))
     return t
-mo, mn = mid_figure(old), mid_figure(new)
-mids = [s for s in mn if s in mo and new.get(s + ("tn",), new.get(s + ("nn",)))["class"] == "mid"]
-print(f"mid, every dim >= 1024 ({len(mids)} shapes, each at its best layout): best found "
-      f"{gm([mo[s][1] / mo[s][0] for s in mids]):.3f}x -> {gm([mn[s][1] / mn[s][0] for s in mids]):.3f}x")
+# Each side at the layouts both files decided (a winners table holds both, a run's file may not),
+# and the mid class as the new file classifies it (the winners table has no class column).
+both = {k[3] for k in new} & {k[3] for k in old}
+mo, mn = mid_figure(old, both), mid_figure(new, both)
+mids = [s for s in mn if s in mo]
+print(f"mid, every dim >= 1024 ({len(mids)} shapes, each at its best layout of {', '.join(sorted(both))}): "
+      f"best found {gm([mo[s][1] / mo[s][0] for s in mids]):.3f}x -> {gm([mn[s][1] / mn[s][0] for s in mids]):.3f}x")

@@ -267,10 +267,11 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
       "--refinal-stale does so where a candidate measured after the final (class-rule evidence, a later\n"
       "run's seeds) now ranks among the finalists and was never timed in one, and on heavy problems whose\n"
       "final timed fewer than --heavy-finalists; the class-rule pass then runs right after the problems.\n"
-      "--neighbour-evidence 4 (with --refinal-stale) also measures, on each decided problem, the best kernels\n"
-      "of its 4 nearest decided problems that it never measured, and decides again where one ranks among its\n"
-      "finalists: the search meets only the neighbours decided before it (on session 50's H100 database the\n"
-      "pass finds 1031 such kernels on 799 of the 2000 problems).\n"
+      "--neighbour-evidence 4 (with --refinal-stale) also measures, on each decided problem of the run, the\n"
+      "best kernels of its 4 nearest decided problems (the same shape in the other layout among them, and any as\n"
+      "near as the 4th) that it never measured, and decides again where one ranks among its finalists: its\n"
+      "search could seed only from the neighbours decided before it. These measurements, and the class-rule\n"
+      "pass's, do not count against a later search's --budget.\n"
       "--raster-groups 1,2 measures each problem's finalists launched with those raster groups too (the order\n"
       "in which C's tiles are written: on 16384x16384x64 tn one tile row per group was estimated at 141 us\n"
       "where the automatic square waves took 162) and decides again with them, reopening decided problems.\n"
@@ -370,11 +371,13 @@ void add_tune(CLI::App& app, int& exit_code, int argc, char** argv) {
   cmd->add_flag("--refinal-stale", args->refinal_stale,
                 "compare decided problems again where a candidate measured since their final (class-rule "
                 "evidence, a later run's seeds) ranks among their finalists by estimate and no final has timed it "
-                "(nothing new measured)");
+                "(nothing new measured for it but the class-rule pass, run right after the problems, and "
+                "--neighbour-evidence)");
   cmd->add_option("--neighbour-evidence", args->neighbour_evidence,
-                  "with --refinal-stale: after the problems, measure on each decided one the best kernels of its N "
-                  "nearest decided problems (as --neighbour-seeds orders them) that it never measured, and decide "
-                  "again where one ranks among its finalists (0: off)")
+                  "with --refinal-stale: after the problems, measure on each decided problem of the run the best "
+                  "kernels of its N nearest decided problems (the same shape in the other layout, then this layout's "
+                  "nearest shapes, and every one as near as the N-th; its own decision not counted) that it never "
+                  "measured, and decide again where one ranks among its finalists (0: off)")
       ->capture_default_str();
   cmd->add_option("--raster-groups", args->raster_groups,
                   "comma list of raster groups (tile rows per group, columns for _wn builds; e.g. 1,2): each "

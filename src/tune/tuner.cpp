@@ -220,7 +220,7 @@ class Tuner {
   // again in this run.
   void refinal_after_evidence(const std::vector<Shape>& shapes, TuneResult& r);
   std::vector<RuleEvidence> rule_evidence(const std::vector<Decision>& group, const std::vector<std::string>& names,
-                                          std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>>* gaps) const;
+                                          std::vector<EvidenceGap>* gaps) const;
 
   const TuneOptions& o_;
   MeasureBackend& backend_;
@@ -256,14 +256,18 @@ std::optional<KernelCandidate> in_layout(KernelCandidate c, Layout l) {
   return c;
 }
 
+// What the evidence passes after the problems write in a measurement's note: measured outside any
+// search, so a later search of the problem does not count them against its budget.
+constexpr const char* kClassRuleEvidence = "class rule evidence";
+constexpr const char* kNeighbourEvidence = "neighbour winner evidence";
+bool is_evidence(const Measurement& m) { return m.note == kClassRuleEvidence || m.note == kNeighbourEvidence; }
+
 std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std::vector<Decision>& decided,
                                                     const std::map<std::string, Measurement>& known) const {
   std::vector<KernelCandidate> out;
   if (o_.neighbour_seeds <= 0) return out;
-  // This problem's own best of an earlier run as it launches now (a rule change, such as the
-  // split-K count's, gives it knobs not measured yet; an unchanged launch is known and skipped),
-  // then the same shape in the other layout, then this layout's nearest shapes; ties keep the
-  // database's (M, N, K) order.
+  // Its own best of an earlier run comes first: a rule change, such as the split-K count's, gives
+  // it knobs not measured yet (an unchanged launch is known and skipped).
   std::set<std::string> taken;
   for (const auto& [distance, d] : nearest_decisions(p, decided)) {
     if (out.size() >= size_t(o_.neighbour_seeds)) break;
@@ -275,6 +279,8 @@ std::vector<KernelCandidate> Tuner::neighbour_seeds(const Problem& p, const std:
   return out;
 }
 
+// p's own decision, then the same shape in the other layout, then this layout's nearest shapes;
+// ties keep the database's (M, N, K) order.
 std::vector<std::pair<double, const Decision*>> Tuner::nearest_decisions(const Problem& p,
                                                                          const std::vector<Decision>& decided) {
   std::vector<std::pair<double, const Decision*>> near;
@@ -488,9 +494,10 @@ void Tuner::tune_problem(const Shape& s, Layout l, Progress& progress, size_t do
   std::map<std::string, Measurement> known;
   int spent = 0;
   for (auto& m : db_.measurements_of(s, l, o_.acc, "gemmforge", "estimate")) {
-    // Builds for this shape are measured beyond the budget, and one that did not compile cost none.
+    // Builds for this shape are measured beyond the budget, one that did not compile cost none,
+    // and neither did the evidence passes' (a later, larger --budget searches as far as it says).
     const auto c = candidate_named(db_, m.config);
-    spent += m.verdict.rfind(kNotBuilt, 0) != 0 && !(c && c->specialized());
+    spent += m.verdict.rfind(kNotBuilt, 0) != 0 && !(c && c->specialized()) && !is_evidence(m);
     known[m.config] = m;
   }
   try {
@@ -866,7 +873,7 @@ void Tuner::run(TuneResult& r) {
 }
 
 std::vector<RuleEvidence> Tuner::rule_evidence(const std::vector<Decision>& group, const std::vector<std::string>& names,
-                                               std::vector<std::tuple<Shape, Layout, Accum, KernelCandidate>>* gaps) const {
+                                               std::vector<EvidenceGap>* gaps) const {
   std::vector<RuleEvidence> out;
   for (const auto& name : names) {
     const auto c = candidate_named(db_, name);
@@ -908,7 +915,7 @@ void Tuner::fill_rule_gaps(const std::vector<Decision>& decisions) {
   std::vector<EvidenceGap> gaps;
   for (const auto& [key, group] : rule_groups(generic_decisions(decisions)))
     rule_evidence(group, rule_contenders(group, size_t(std::max(0, o_.rule_candidates))), &gaps);
-  measure_evidence(std::move(gaps), "class rules", "class rule evidence");
+  measure_evidence(std::move(gaps), "class rules", kClassRuleEvidence);
 }
 
 void Tuner::fill_neighbour_gaps(const std::vector<Shape>& shapes) {
@@ -917,18 +924,25 @@ void Tuner::fill_neighbour_gaps(const std::vector<Shape>& shapes) {
   for (const auto& s : shapes)
     for (Layout l : o_.layouts) {
       if (!db_.decision(s, l, o_.acc) || needs_work(s, l)) continue;
+      const Problem p{s, l, o_.acc};
       const auto known = recorded(s, l);
       std::set<std::string> taken;
       int neighbours = 0;
-      const Problem p{s, l, o_.acc};
+      double last = 0;
       for (const auto& [distance, d] : nearest_decisions(p, decided)) {
-        if (distance == -2.0) continue;  // its own decision
-        if (++neighbours > o_.neighbour_evidence) break;
+        // Its own winner was measured here: it takes none of the N places.
+        if (d->shape == s && d->layout == l) continue;
+        // Every neighbour as near as the N-th: on the grid most neighbours a doubling away tie, and
+        // the database's order would give the smaller shapes, tuned before this one, whose winners
+        // its search could already seed from; the larger ones, tuned after it, are the point.
+        if (neighbours >= o_.neighbour_evidence && distance > last) break;
+        ++neighbours;
+        last = distance;
         const auto here = winner_on(*d, p);
         if (here && !known.count(here->name()) && taken.insert(here->name()).second) gaps.emplace_back(s, l, o_.acc, *here);
       }
     }
-  measure_evidence(std::move(gaps), "neighbours", "neighbour winner evidence");
+  measure_evidence(std::move(gaps), "neighbours", kNeighbourEvidence);
 }
 
 void Tuner::measure_evidence(std::vector<EvidenceGap> gaps, const std::string& what, const std::string& note) {
@@ -939,16 +953,25 @@ void Tuner::measure_evidence(std::vector<EvidenceGap> gaps, const std::string& w
   });
   Progress progress(what, gaps.size());
   std::optional<std::pair<Shape, Accum>> open;
+  // A shape whose set-up failed in this pass: its other gaps are skipped, not set up again each.
+  // (No stop after three in a row: the pass also runs as the table is written, and a table of the
+  // decisions made is worth more than evidence.)
+  std::set<std::pair<Shape, Accum>> unopened;
+  const auto setup_failed = [&](const Shape& s, Accum a, const ShapeSetupError& e) {
+    std::fprintf(stderr, "\ngemmforge tune: %s on %s skipped: %s\n", note.c_str(), to_string(s).c_str(), e.what());
+    open.reset();
+    unopened.insert({s, a});
+  };
   for (size_t i = 0; i < gaps.size(); ++i) {
     const auto& [s, l, a, c] = gaps[i];
     if (out_of_time()) break;
+    if (unopened.count({s, a})) continue;
     if (!open || open->first != s || open->second != a) {
       try {
         backend_.open(s, a, o_.seed);
         open = {s, a};
       } catch (const ShapeSetupError& e) {
-        std::fprintf(stderr, "gemmforge tune: %s on %s skipped: %s\n", note.c_str(), to_string(s).c_str(), e.what());
-        open.reset();
+        setup_failed(s, a, e);
         continue;
       }
     }
@@ -965,8 +988,7 @@ void Tuner::measure_evidence(std::vector<EvidenceGap> gaps, const std::string& w
         m.verdict = out.verdict;
         m.median_us = out.passed() ? out.us : std::nullopt;
       } catch (const ShapeSetupError& e) {
-        std::fprintf(stderr, "\ngemmforge tune: %s on %s skipped: %s\n", note.c_str(), to_string(s).c_str(), e.what());
-        open.reset();
+        setup_failed(s, a, e);
         continue;
       }
     }
@@ -1192,7 +1214,7 @@ TuneResult run_tune(const TuneOptions& o, MeasureBackend& backend, KernelSource&
   if (o.out.has_parent_path()) std::filesystem::create_directories(o.out.parent_path());
   write_file_atomically(r.table_path, r.table.to_json().dump(1) + "\n");
   write_file_atomically(r.decisions_path, decisions_csv(r.decisions));
-  const nlohmann::json summary = {{"schema", "gemmforge.tune-summary/1"},
+  const nlohmann::json summary = {{"schema", "gemmforge.tune-summary/2"},
                                   {"command", o.command},
                                   {"environment", device},
                                   {"settings", settings},

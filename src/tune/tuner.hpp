@@ -72,13 +72,12 @@ struct TuneOptions {
   // --refinal-heavy: every heavy problem already decided gets its final comparison again with
   // heavy_finalists, from the measurements in the database (nothing new is measured), once per run.
   bool refinal_heavy = false;
-  // --neighbour-evidence N (with --refinal-stale): after the problems, each decided problem of the
-  // run is measured (estimate mode) with the best kernels of its N nearest decided problems, as
-  // they launch on it, where it never measured them; problems that evidence makes stale are
-  // decided again in the same run. The search meets its neighbours' winners only where they were
-  // decided before it (neighbour_seeds), so the problems tuned first never met those found after
-  // them: on session 50's H100 database the pass finds 1031 such kernels (N = 4) on 799 of the
-  // 2000 problems (a run with the stand-in worker). 0: off.
+  // --neighbour-evidence N (with --refinal-stale; ignored without it): after the problems, each
+  // decided problem of the run is measured (estimate mode) with the best kernels of its N nearest
+  // decided problems (and any as near as the N-th), as they launch on it, where it never measured
+  // them; problems that evidence makes stale are decided again in the same run. The search meets
+  // its neighbours' winners only where they were decided before it (neighbour_seeds), so the
+  // problems tuned first never met those found after them (bench/NOTES.md, session 50). 0: off.
   int neighbour_evidence = 0;
   // --refinal-stale: every decided problem whose fastest candidates by estimate (its finalists,
   // were its final run now) include one that no final of it has timed gets its final again, from

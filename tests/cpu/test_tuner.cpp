@@ -63,6 +63,8 @@ KernelConfig config(int bm, int bn, int stages, int consumers) {
   throw Error("no such config in the space");
 }
 
+bool is_variant_of(const std::string& candidate, const KernelConfig& c);
+
 struct Fixture {
   TempDir dir;
   KernelConfig good = config(128, 128, 4, 2);
@@ -109,6 +111,12 @@ struct Fixture {
     m.median_us = us;
     m.note = note;
     d.record(m);
+  }
+  // Whether an estimate of a build of `c` on `s` carries `note` (what the evidence passes write).
+  bool estimated_with_note(const Shape& s, const KernelConfig& c, const std::string& note) const {
+    for (const auto& m : db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate"))
+      if (is_variant_of(m.config, c) && m.note == note) return true;
+    return false;
   }
   std::vector<std::string> worker(std::vector<std::string> extra = {}) const {
     std::vector<std::string> argv = {fake_worker(), "worker", "--cache-dir", dir.path.string(), "--log", log.string()};
@@ -979,10 +987,7 @@ TEST(Tuner, RefinalStaleUsesTheClassRuleEvidenceOfTheSameRun) {
   EXPECT_EQ(r.tuned_now, 1u);
   EXPECT_EQ(r.refinaled, 0u);
   EXPECT_EQ(r.after_evidence, 1u);
-  bool evidence = false;
-  for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate"))
-    evidence |= is_variant_of(m.config, f.good) && m.note == "class rule evidence";
-  EXPECT_TRUE(evidence);
+  EXPECT_TRUE(f.estimated_with_note(missed, f.good, "class rule evidence"));
   const auto after = f.db().decision(missed, Layout::tn, Accum::f32);
   ASSERT_TRUE(after);
   EXPECT_TRUE(is_variant_of(after->best, f.good)) << after->best;
@@ -1025,10 +1030,7 @@ TEST(Tuner, NeighbourEvidenceMeasuresANearWinnerAndDecidesWithIt) {
   const TuneResult r = f.run(o);
   EXPECT_EQ(r.measured, 1);  // `good` on `missed`, nothing on `won` (not a shape of this run)
   EXPECT_EQ(r.after_evidence, 1u);
-  bool evidence = false;
-  for (const auto& m : f.db().measurements_of(missed, Layout::tn, Accum::f32, "gemmforge", "estimate"))
-    evidence |= is_variant_of(m.config, f.good) && m.note == "neighbour winner evidence";
-  EXPECT_TRUE(evidence);
+  EXPECT_TRUE(f.estimated_with_note(missed, f.good, "neighbour winner evidence"));
   const auto after = f.db().decision(missed, Layout::tn, Accum::f32);
   ASSERT_TRUE(after);
   EXPECT_TRUE(is_variant_of(after->best, f.good)) << after->best;
@@ -1037,6 +1039,47 @@ TEST(Tuner, NeighbourEvidenceMeasuresANearWinnerAndDecidesWithIt) {
   const TuneResult again = f.run(o);
   EXPECT_EQ(again.measured, 0);
   EXPECT_EQ(again.refinaled + again.after_evidence, 0u);
+}
+
+// Neighbours equally near are all taken: with N = 1 and two problems a doubling away, the one
+// after in the database's order (here the larger, decided with `good`) is measured too.
+TEST(Tuner, NeighbourEvidenceTakesEveryNeighbourAsNearAsTheNth) {
+  Fixture f;
+  const Shape smaller{1024, 2048, 1024}, s{2048, 2048, 1024}, larger{4096, 2048, 1024};
+  auto slow_only = f.searched_only({smaller, s}, 3);
+  slow_only.configs = f.slow;
+  f.run(slow_only);  // both measure slow[0..2]: the smaller one's winner is known on s
+  f.run(f.searched_only({larger}, 3));
+  ASSERT_TRUE(is_variant_of(f.db().decision(larger, Layout::tn, Accum::f32)->best, f.good));
+  ASSERT_FALSE(is_variant_of(f.db().decision(s, Layout::tn, Accum::f32)->best, f.good));
+
+  auto o = f.searched_only({s}, 3);
+  o.configs = f.slow;
+  o.refinal_stale = true;
+  o.neighbour_evidence = 1;
+  const TuneResult r = f.run(o);
+  EXPECT_EQ(r.measured, 1);
+  EXPECT_TRUE(f.estimated_with_note(s, f.good, "neighbour winner evidence"));
+  EXPECT_TRUE(is_variant_of(f.db().decision(s, Layout::tn, Accum::f32)->best, f.good));
+}
+
+// The evidence passes measure outside any search: a later run with a larger budget searches as
+// many more candidates as the budget grew, whatever evidence the problem holds.
+TEST(Tuner, EvidenceDoesNotSpendALaterSearchsBudget) {
+  Fixture f;
+  const Shape s{2048, 4096, 1024};
+  auto o = f.searched_only({s}, 3);
+  o.configs = f.slow;
+  f.run(o);  // the exhaustive search measures slow[0..2]
+  f.record_estimate(s, KernelCandidate(f.slow[5]), 500.0, "class rule evidence");
+  f.record_estimate(s, KernelCandidate(f.slow[4]), 500.0, "neighbour winner evidence");
+  o.budget = 4;
+  const TuneResult r = f.run(o);
+  EXPECT_EQ(r.tuned_now, 1u);
+  EXPECT_EQ(r.measured, 1);  // slow[3]: the fourth of the budget
+  const auto estimates = f.db().measurements_of(s, Layout::tn, Accum::f32, "gemmforge", "estimate");
+  EXPECT_TRUE(std::any_of(estimates.begin(), estimates.end(),
+                          [&](const Measurement& m) { return is_variant_of(m.config, f.slow[3]); }));
 }
 
 // With --raster-groups, the candidate that the class rules' evidence makes a finalist is measured
